@@ -1,0 +1,45 @@
+"""The list of resource areas: each contributes tables (``models.install``) and routes.
+
+Adding an area means adding its module names here; the service installs the tables of
+every area into its store and imports every routes module to register its endpoints.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+
+from fakeservice.core.store import Store
+
+MODEL_MODULES: tuple[str, ...] = (
+    "fakeservice.users.models",
+    "fakeservice.groups.models",
+    "fakeservice.projects.models",
+    "fakeservice.members.models",
+    "fakeservice.tokens.models",
+)
+
+ROUTE_MODULES: tuple[str, ...] = (
+    "fakeservice.users.routes",
+    "fakeservice.groups.routes",
+    "fakeservice.projects.routes",
+    "fakeservice.members.routes",
+    "fakeservice.tokens.routes",
+    "fakeservice.meta.routes",
+)
+
+
+def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
+    for name in names:
+        yield importlib.import_module(name)
+
+
+def install_tables(store: Store) -> None:
+    for module in _modules(MODEL_MODULES):
+        module.install(store)
+
+
+def load_routes() -> None:
+    for _ in _modules(ROUTE_MODULES):
+        pass

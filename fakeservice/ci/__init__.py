@@ -1,0 +1,1 @@
+"""CI/CD engine: configuration and planning, job/pipeline machines, JUnit reports, archives."""

@@ -1,0 +1,400 @@
+"""The one in-memory store: typed tables, id and iid sequences, ordered indexes, snapshots.
+
+A :class:`Table` keeps its records by id and maintains any number of indexes:
+
+* :class:`UniqueIndex` maps a key (e.g. a lower-cased username) to one record;
+* :class:`SortedIndex` splits records into partitions (e.g. by project) each kept in
+  sort order (e.g. ``(created_at, id)``), so a page of a list costs O(log n + per_page).
+
+A :class:`Selection` is a lazy, ordered view over one or more partitions with an optional
+predicate; the pagination layer slices it. Snapshots pickle the rows, index contents and
+sequences (never the index functions), so restore does not rebuild anything.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import pickle
+import threading
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
+
+from sortedcontainers import SortedList
+
+R = TypeVar("R")
+SortKey = tuple[Any, ...]
+
+_MISSING = object()
+
+
+class UniqueIndex:
+    """``key(record) -> hashable`` (or None to leave the record out) mapped to the record id."""
+
+    def __init__(self, name: str, key: Callable[[Any], Hashable | None]) -> None:
+        self.name = name
+        self.key = key
+        self.data: dict[Hashable, int] = {}
+        self.current: dict[int, Hashable] = {}
+
+    def add(self, record: Any) -> None:
+        key = self.key(record)
+        if key is None:
+            return
+        self.data[key] = record.id
+        self.current[record.id] = key
+
+    def remove(self, record_id: int) -> None:
+        key = self.current.pop(record_id, _MISSING)
+        if key is not _MISSING and self.data.get(key) == record_id:
+            del self.data[key]
+
+    def state(self) -> tuple[dict[Hashable, int], dict[int, Hashable]]:
+        return self.data, self.current
+
+    def load(self, state: tuple[dict[Hashable, int], dict[int, Hashable]]) -> None:
+        self.data, self.current = state
+
+
+class SortedIndex:
+    """Records split by ``partition(record)`` and ordered by ``sort(record) + (id,)``.
+
+    ``partition`` may return a single key, ``None`` (record not indexed) or, with
+    ``multi=True``, an iterable of keys (the record appears in each partition).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        partition: Callable[[Any], Any],
+        sort: Callable[[Any], SortKey] = lambda r: (),
+        *,
+        multi: bool = False,
+    ) -> None:
+        self.name = name
+        self.partition = partition
+        self.sort = sort
+        self.multi = multi
+        self.parts: dict[Hashable, SortedList] = {}
+        self.current: dict[int, tuple[tuple[Hashable, ...], SortKey]] = {}
+
+    def _keys(self, record: Any) -> tuple[Hashable, ...]:
+        value = self.partition(record)
+        if value is None:
+            return ()
+        if self.multi:
+            return tuple(dict.fromkeys(value))
+        return (value,)
+
+    def add(self, record: Any) -> None:
+        keys = self._keys(record)
+        if not keys:
+            return
+        entry = (*self.sort(record), record.id)
+        for key in keys:
+            part = self.parts.get(key)
+            if part is None:
+                part = self.parts[key] = SortedList()
+            part.add(entry)
+        self.current[record.id] = (keys, entry)
+
+    def remove(self, record_id: int) -> None:
+        found = self.current.pop(record_id, None)
+        if found is None:
+            return
+        keys, entry = found
+        for key in keys:
+            part = self.parts.get(key)
+            if part is not None:
+                part.discard(entry)
+                if not part:
+                    del self.parts[key]
+
+    def part(self, key: Hashable) -> SortedList:
+        return self.parts.get(key) or _EMPTY
+
+    def entry(self, record_id: int) -> SortKey | None:
+        found = self.current.get(record_id)
+        return found[1] if found else None
+
+    def state(self) -> tuple[dict[Hashable, SortedList], dict[int, Any]]:
+        return self.parts, self.current
+
+    def load(self, state: tuple[dict[Hashable, SortedList], dict[int, Any]]) -> None:
+        self.parts, self.current = state
+
+
+_EMPTY: SortedList = SortedList()
+ALL = "__all__"
+
+
+class Table(Generic[R]):
+    """Records of one type by id, with their indexes kept in step on every change.
+
+    Every table has the sorted index ``"all"`` (one partition, ordered by id).
+    Change records through :meth:`update` (or mutate then call :meth:`reindex`).
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.rows: dict[int, R] = {}
+        self.unique: dict[str, UniqueIndex] = {}
+        self.sorted: dict[str, SortedIndex] = {}
+        self.add_sorted("all", lambda r: ALL)
+
+    # -- declaration ---------------------------------------------------------------------
+    def add_unique(self, name: str, key: Callable[[Any], Hashable | None]) -> Table[R]:
+        self.unique[name] = UniqueIndex(name, key)
+        return self
+
+    def add_sorted(
+        self,
+        name: str,
+        partition: Callable[[Any], Any],
+        sort: Callable[[Any], SortKey] = lambda r: (),
+        *,
+        multi: bool = False,
+    ) -> Table[R]:
+        self.sorted[name] = SortedIndex(name, partition, sort, multi=multi)
+        return self
+
+    # -- records -------------------------------------------------------------------------
+    def insert(self, record: R) -> R:
+        rid = record.id  # type: ignore[attr-defined]
+        if rid in self.rows:
+            raise KeyError(f"{self.name} {rid} exists")
+        self.rows[rid] = record
+        self._index(record)
+        return record
+
+    def get(self, record_id: int | None) -> R | None:
+        if record_id is None:
+            return None
+        return self.rows.get(record_id)
+
+    def by(self, index: str, key: Hashable) -> R | None:
+        rid = self.unique[index].data.get(key)
+        return None if rid is None else self.rows.get(rid)
+
+    def update(self, record: R, **changes: Any) -> R:
+        self._unindex(record.id)  # type: ignore[attr-defined]
+        for attr, value in changes.items():
+            setattr(record, attr, value)
+        self._index(record)
+        return record
+
+    def reindex(self, record: R) -> R:
+        self._unindex(record.id)  # type: ignore[attr-defined]
+        self._index(record)
+        return record
+
+    def delete(self, record: R) -> None:
+        rid = record.id  # type: ignore[attr-defined]
+        self._unindex(rid)
+        self.rows.pop(rid, None)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __contains__(self, record_id: object) -> bool:
+        return record_id in self.rows
+
+    def __iter__(self) -> Iterator[R]:
+        return iter(self.rows.values())
+
+    def _index(self, record: R) -> None:
+        for index in self.unique.values():
+            index.add(record)
+        for sindex in self.sorted.values():
+            sindex.add(record)
+
+    def _unindex(self, record_id: int) -> None:
+        for index in self.unique.values():
+            index.remove(record_id)
+        for sindex in self.sorted.values():
+            sindex.remove(record_id)
+
+    # -- views -----------------------------------------------------------------------------
+    def select(
+        self,
+        index: str = "all",
+        keys: Iterable[Hashable] = (ALL,),
+        *,
+        where: Callable[[R], bool] | None = None,
+        reverse: bool = False,
+    ) -> Selection[R]:
+        """Records in the partitions ``keys`` of ``index``, merged in sort order."""
+        sindex = self.sorted[index]
+        return Selection(self, [sindex.part(k) for k in keys], where=where, reverse=reverse)
+
+    def ordered(
+        self, records: Iterable[R], sort: Callable[[R], SortKey], *, reverse: bool = False
+    ) -> Selection[R]:
+        """A selection over an explicit set of records (e.g. a user's memberships)."""
+        part = SortedList((*sort(r), r.id) for r in records)  # type: ignore[attr-defined]
+        return Selection(self, [part], reverse=reverse)
+
+    # -- persistence -------------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "unique": {k: v.state() for k, v in self.unique.items()},
+            "sorted": {k: v.state() for k, v in self.sorted.items()},
+        }
+
+    def load(self, state: dict[str, Any]) -> None:
+        self.rows = state["rows"]
+        for name, data in state["unique"].items():
+            self.unique[name].load(data)
+        for name, data in state["sorted"].items():
+            self.sorted[name].load(data)
+
+
+class Selection(Generic[R]):
+    """A lazy ordered view: disjoint sorted sources merged, then filtered by ``where``.
+
+    Without a predicate, counting is O(1) and a slice of one source is O(log n + k);
+    with one, work is proportional to the rows walked, never to the whole table.
+    """
+
+    def __init__(
+        self,
+        table: Table[R],
+        sources: list[SortedList],
+        *,
+        where: Callable[[R], bool] | None = None,
+        reverse: bool = False,
+        lower: SortKey | None = None,
+        upper: SortKey | None = None,
+    ) -> None:
+        self.table = table
+        self.sources = [s for s in sources if s]
+        self.where = where
+        self.reverse = reverse
+        self.lower = lower  # exclusive bounds on the sort entry
+        self.upper = upper
+
+    def filter(self, predicate: Callable[[R], bool] | None) -> Selection[R]:
+        if predicate is None:
+            return self
+        if self.where is None:
+            combined = predicate
+        else:
+            first = self.where
+            combined = lambda r: first(r) and predicate(r)  # noqa: E731
+        return Selection(
+            self.table,
+            self.sources,
+            where=combined,
+            reverse=self.reverse,
+            lower=self.lower,
+            upper=self.upper,
+        )
+
+    def after(self, entry: SortKey) -> Selection[R]:
+        """Entries strictly after ``entry`` in this selection's direction (keyset)."""
+        lower, upper = (self.lower, entry) if self.reverse else (entry, self.upper)
+        return Selection(
+            self.table,
+            self.sources,
+            where=self.where,
+            reverse=self.reverse,
+            lower=lower,
+            upper=upper,
+        )
+
+    def _entries(self, source: SortedList) -> Iterator[SortKey]:
+        if self.lower is None and self.upper is None:
+            return iter(reversed(source)) if self.reverse else iter(source)
+        return source.irange(self.lower, self.upper, inclusive=(False, False), reverse=self.reverse)
+
+    def _merged(self) -> Iterator[SortKey]:
+        if len(self.sources) == 1:
+            return self._entries(self.sources[0])
+        return heapq.merge(*(self._entries(s) for s in self.sources), reverse=self.reverse)
+
+    def __iter__(self) -> Iterator[R]:
+        rows = self.table.rows
+        records = (rows[entry[-1]] for entry in self._merged())
+        if self.where is not None:
+            return filter(self.where, records)
+        return records
+
+    def _plain(self) -> bool:
+        return self.where is None and self.lower is None and self.upper is None
+
+    def count(self, cap: int | None = None) -> int:
+        """How many rows match; with ``cap``, stop counting past it (returns at most cap+1)."""
+        if self._plain():
+            total = sum(len(s) for s in self.sources)
+            return total if cap is None else min(total, cap + 1)
+        walked = iter(self)
+        if cap is not None:
+            walked = itertools.islice(walked, cap + 1)
+        return sum(1 for _ in walked)
+
+    def slice(self, start: int, stop: int) -> list[R]:
+        if stop <= start:
+            return []
+        rows = self.table.rows
+        if self._plain() and len(self.sources) == 1:
+            source = self.sources[0]
+            return [rows[e[-1]] for e in source.islice(start, stop, reverse=self.reverse)]
+        return list(itertools.islice(iter(self), start, stop))
+
+    def entry_of(self, record: Any, index: str) -> SortKey | None:
+        return self.table.sorted[index].entry(record.id)
+
+
+class Store:
+    """All the service's state: tables, sequences and area extras, behind one re-entrant lock."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.tables: dict[str, Table[Any]] = {}
+        self.sequences: dict[str, int] = {}
+        self.iids: dict[tuple[str, Hashable], int] = {}
+        self.extras: dict[str, Any] = {}
+
+    def table(self, name: str) -> Table[Any]:
+        found = self.tables.get(name)
+        if found is None:
+            found = self.tables[name] = Table(name)
+        return found
+
+    def next_id(self, sequence: str) -> int:
+        value = self.sequences.get(sequence, 0) + 1
+        self.sequences[sequence] = value
+        return value
+
+    def next_iid(self, sequence: str, parent: Hashable) -> int:
+        key = (sequence, parent)
+        value = self.iids.get(key, 0) + 1
+        self.iids[key] = value
+        return value
+
+    def bump_iid(self, sequence: str, parent: Hashable, at_least: int) -> None:
+        key = (sequence, parent)
+        self.iids[key] = max(self.iids.get(key, 0), at_least)
+
+    # -- snapshots -------------------------------------------------------------------------
+    def snapshot(self) -> bytes:
+        with self.lock:
+            state = {
+                "tables": {name: t.state() for name, t in self.tables.items()},
+                "sequences": self.sequences,
+                "iids": self.iids,
+                "extras": self.extras,
+            }
+            return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, snapshot: bytes) -> None:
+        state = pickle.loads(snapshot)
+        with self.lock:
+            for name, table_state in state["tables"].items():
+                self.table(name).load(table_state)
+            for name in set(self.tables) - set(state["tables"]):
+                self.tables[name].load(Table(name).state() | {"unique": {}, "sorted": {}})
+            self.sequences = state["sequences"]
+            self.iids = state["iids"]
+            self.extras = state["extras"]

@@ -1,0 +1,1 @@
+"""Groups and namespaces: records, hierarchy, listing filters, views and routes."""

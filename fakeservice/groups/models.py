@@ -1,0 +1,224 @@
+"""Namespaces (personal namespaces of users, and groups with their hierarchy).
+
+Groups are namespaces of kind ``group``; their ids come from the namespace sequence,
+as in the real service. ``full_path`` is unique (case-insensitive) across namespaces.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.store import Store, Table
+
+VISIBILITIES = ("private", "internal", "public")
+VISIBILITY_LEVEL = {"private": 0, "internal": 10, "public": 20}
+PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
+
+
+@attrs.define(slots=True)
+class Namespace:
+    id: int
+    kind: str  # "user" or "group"
+    name: str
+    path: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    full_path: str = ""
+    full_name: str = ""
+    parent_id: int | None = None
+    owner_id: int | None = None  # user namespaces
+    description: str = ""
+    visibility: str = "public"
+    share_with_group_lock: bool = False
+    require_two_factor_authentication: bool = False
+    two_factor_grace_period: int = 48
+    project_creation_level: str = "developer"
+    auto_devops_enabled: bool | None = None
+    subgroup_creation_level: str = "maintainer"
+    emails_disabled: bool = False
+    mentions_disabled: bool | None = None
+    lfs_enabled: bool = True
+    default_branch_protection: int = 2
+    request_access_enabled: bool = True
+    file_template_project_id: int | None = None
+    runners_token: str = ""
+    custom_attributes: dict[str, str] = attrs.field(factory=dict)
+    shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
+    statistics: dict[str, int] = attrs.field(factory=dict)
+
+    @property
+    def is_group(self) -> bool:
+        return self.kind == "group"
+
+
+def namespaces(store: Store) -> Table[Namespace]:
+    return store.tables["namespaces"]
+
+
+def _group_only(fn: Any) -> Any:
+    return lambda n: fn(n) if n.kind == "group" else None
+
+
+def install(store: Store) -> None:
+    table = store.table("namespaces")
+    table.add_unique("full_path", lambda n: n.full_path.lower())
+    table.add_unique("owner", lambda n: n.owner_id if n.kind == "user" else None)
+    for order, key in (
+        ("name", lambda n: (n.name.lower(),)),
+        ("path", lambda n: (n.path.lower(),)),
+        ("id", lambda n: ()),
+    ):
+        # all groups, by visibility, top-level only, and children of a parent
+        table.add_sorted(f"groups_by_{order}", _group_only(lambda n: "all"), key)
+        table.add_sorted(f"groups_vis_by_{order}", _group_only(lambda n: n.visibility), key)
+        table.add_sorted(
+            f"top_by_{order}", _group_only(lambda n: "top" if n.parent_id is None else None), key
+        )
+        table.add_sorted(f"children_by_{order}", _group_only(lambda n: n.parent_id), key)
+        table.add_sorted(
+            f"top_vis_by_{order}",
+            _group_only(lambda n: n.visibility if n.parent_id is None else None),
+            key,
+        )
+
+
+def find_namespace(store: Store, full_path: str) -> Namespace | None:
+    return namespaces(store).by("full_path", full_path.lower())
+
+
+def find_group(store: Store, key: str | int) -> Namespace | None:
+    text = str(key)
+    found = namespaces(store).get(int(text)) if text.isdigit() else find_namespace(store, text)
+    return found if found is not None and found.is_group else None
+
+
+def ancestors(store: Store, namespace: Namespace) -> list[Namespace]:
+    """Parents from the nearest up to the root."""
+    out = []
+    table = namespaces(store)
+    current = table.get(namespace.parent_id)
+    while current is not None:
+        out.append(current)
+        current = table.get(current.parent_id)
+    return out
+
+
+def self_and_ancestor_ids(store: Store, namespace: Namespace) -> list[int]:
+    return [namespace.id, *(a.id for a in ancestors(store, namespace))]
+
+
+def children(store: Store, group: Namespace) -> list[Namespace]:
+    table = namespaces(store)
+    return [table.rows[e[-1]] for e in table.sorted["children_by_id"].part(group.id)]
+
+
+def descendants(store: Store, group: Namespace) -> Iterator[Namespace]:
+    stack = list(reversed(children(store, group)))
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(children(store, current)))
+
+
+def path_errors(path: str) -> list[str]:
+    if (
+        not path
+        or not set(path) <= PATH_CHARS
+        or path[0] in "-."
+        or path.endswith((".", ".git", ".atom"))
+    ):
+        return [
+            "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
+        ]
+    return []
+
+
+def create_user_namespace(store: Store, user: Any, now: dt.datetime) -> Namespace:
+    ns = Namespace(
+        id=store.next_id("namespaces"),
+        kind="user",
+        name=user.name,
+        path=user.username,
+        full_path=user.username,
+        full_name=user.name,
+        owner_id=user.id,
+        created_at=now,
+        updated_at=now,
+    )
+    namespaces(store).insert(ns)
+    return ns
+
+
+def rename_user_namespace(store: Store, user: Any) -> None:
+    ns = namespaces(store).get(user.namespace_id)
+    if ns is not None:
+        namespaces(store).update(
+            ns, name=user.name, path=user.username, full_path=user.username, full_name=user.name
+        )
+
+
+def create_group(
+    store: Store,
+    now: dt.datetime,
+    *,
+    name: str,
+    path: str,
+    parent: Namespace | None = None,
+    **fields: Any,
+) -> Namespace:
+    errors: dict[str, list[str]] = {}
+    found = path_errors(path)
+    if found:
+        errors["path"] = found
+    if not name.strip():
+        errors["name"] = ["can't be blank"]
+    full_path = f"{parent.full_path}/{path}" if parent else path
+    if not found and find_namespace(store, full_path) is not None:
+        errors.setdefault("path", []).append("has already been taken")
+    visibility = fields.get("visibility", "private")
+    if parent is not None and VISIBILITY_LEVEL[visibility] > VISIBILITY_LEVEL[parent.visibility]:
+        errors.setdefault("visibility_level", []).append(
+            f"{visibility} is not allowed since the parent group has a {parent.visibility} visibility."
+        )
+    if errors:
+        raise ValidationFailed(errors)
+    group_id = store.next_id("namespaces")
+    group = Namespace(
+        id=group_id,
+        kind="group",
+        name=name,
+        path=path,
+        full_path=full_path,
+        full_name=f"{parent.full_name} / {name}" if parent else name,
+        parent_id=parent.id if parent else None,
+        created_at=now,
+        updated_at=now,
+        runners_token=f"GR1348941{group_id:012d}",
+        **fields,
+    )
+    namespaces(store).insert(group)
+    return group
+
+
+def delete_group(store: Store, group: Namespace) -> None:
+    """Delete a group with its subgroups, their projects and memberships."""
+    from fakeservice.members.models import NAMESPACE, PROJECT, members, of_source
+    from fakeservice.projects.models import projects
+
+    table = namespaces(store)
+    project_table = projects(store)
+    member_table = members(store)
+    for ns in [*reversed(list(descendants(store, group))), group]:
+        for entry in list(project_table.sorted["ns_by_id"].part(ns.id)):
+            project = project_table.rows[entry[-1]]
+            for member in of_source(store, PROJECT, project.id):
+                member_table.delete(member)
+            project_table.delete(project)
+        for member in of_source(store, NAMESPACE, ns.id):
+            member_table.delete(member)
+        table.delete(ns)

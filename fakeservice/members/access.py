@@ -1,0 +1,177 @@
+"""Who may see and do what: effective roles, visibility rules and visible-record selections.
+
+* A project's effective role for a user is the highest of: a direct membership, a
+  membership in its group or any ancestor group, ownership of its personal namespace
+  (Owner), and memberships of groups it is shared with (capped at the share's level).
+* Public records are visible to everyone, internal ones to every signed-in user who is
+  not external, private ones to members (and administrators).
+* Callers who may not see a record get 404, never 403.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from fakeservice.core.store import Selection, Store
+from fakeservice.groups.models import Namespace, descendants, namespaces, self_and_ancestor_ids
+from fakeservice.members.models import NAMESPACE, OWNER, PROJECT, find_member, of_user
+from fakeservice.projects.models import ORDERS, Project, projects
+
+
+def _active_level(store: Store, kind: str, source_id: int, user_id: int, now: Any) -> int:
+    member = find_member(store, kind, source_id, user_id)
+    if member is None or not member.active(now):
+        return 0
+    return member.access_level
+
+
+def group_access(store: Store, user: Any, group: Namespace, now: Any) -> int:
+    """The user's role in a group, inherited from ancestors (0 when none)."""
+    if user is None:
+        return 0
+    return max(
+        (
+            _active_level(store, NAMESPACE, gid, user.id, now)
+            for gid in self_and_ancestor_ids(store, group)
+        ),
+        default=0,
+    )
+
+
+def project_access(store: Store, user: Any, project: Project, now: Any) -> int:
+    """The user's effective role in a project (0 when none)."""
+    if user is None:
+        return 0
+    level = _active_level(store, PROJECT, project.id, user.id, now)
+    namespace = namespaces(store).rows[project.namespace_id]
+    if namespace.kind == "user":
+        if namespace.owner_id == user.id:
+            level = max(level, OWNER)
+    else:
+        level = max(level, group_access(store, user, namespace, now))
+    for share in project.shared_with_groups:
+        group = namespaces(store).get(share["group_id"])
+        if group is not None:
+            via = group_access(store, user, group, now)
+            if via:
+                level = max(level, min(via, share["group_access_level"]))
+    return level
+
+
+def visible_by_level(user: Any, visibility: str) -> bool:
+    """Whether a record of this visibility is visible without any membership."""
+    if visibility == "public":
+        return True
+    if visibility == "internal":
+        return user is not None and not user.external
+    return False
+
+
+def can_read_project(store: Store, user: Any, project: Project, now: Any) -> bool:
+    if user is not None and user.admin:
+        return True
+    if visible_by_level(user, project.visibility):
+        return True
+    return project_access(store, user, project, now) > 0
+
+
+def can_read_group(store: Store, user: Any, group: Namespace, now: Any) -> bool:
+    if user is not None and user.admin:
+        return True
+    if visible_by_level(user, group.visibility):
+        return True
+    if user is None:
+        return False
+    if group_access(store, user, group, now) > 0:
+        return True
+    # members of a subgroup or of a project inside the group may see the group
+    for member in of_user(store, user.id):
+        if not member.active(now):
+            continue
+        if member.source_kind == NAMESPACE:
+            ns = namespaces(store).get(member.source_id)
+        else:
+            project = projects(store).get(member.source_id)
+            ns = namespaces(store).get(project.namespace_id) if project else None
+        if ns is not None and group.id in self_and_ancestor_ids(store, ns):
+            return True
+    return False
+
+
+def authorized_projects(store: Store, user: Any, now: Any) -> dict[int, int]:
+    """Every project the user has a role in, with that role (from memberships and shares)."""
+    out: dict[int, int] = {}
+    table = projects(store)
+    if user is None:
+        return out
+
+    def grant(project_id: int, level: int) -> None:
+        if level > out.get(project_id, 0):
+            out[project_id] = level
+
+    own = namespaces(store).get(user.namespace_id)
+    if own is not None:
+        for entry in table.sorted["ns_by_id"].part(own.id):
+            grant(entry[-1], OWNER)
+    for member in of_user(store, user.id):
+        if not member.active(now):
+            continue
+        if member.source_kind == PROJECT:
+            grant(member.source_id, member.access_level)
+            continue
+        group = namespaces(store).get(member.source_id)
+        if group is None:
+            continue
+        for ns in (group, *descendants(store, group)):
+            for entry in table.sorted["ns_by_id"].part(ns.id):
+                grant(entry[-1], member.access_level)
+            for entry in table.sorted["shared_with"].part(ns.id):
+                project = table.rows[entry[-1]]
+                share = next(s for s in project.shared_with_groups if s["group_id"] == ns.id)
+                grant(project.id, min(member.access_level, share["group_access_level"]))
+    return out
+
+
+def authorized_groups(store: Store, user: Any, now: Any) -> dict[int, int]:
+    """Every group the user has a role in (directly or inherited from an ancestor)."""
+    out: dict[int, int] = {}
+    if user is None:
+        return out
+    for member in of_user(store, user.id):
+        if member.source_kind != NAMESPACE or not member.active(now):
+            continue
+        group = namespaces(store).get(member.source_id)
+        if group is None or not group.is_group:
+            continue
+        for ns in (group, *descendants(store, group)):
+            if member.access_level > out.get(ns.id, 0):
+                out[ns.id] = member.access_level
+    return out
+
+
+def visible_projects(
+    store: Store,
+    user: Any,
+    now: Any,
+    *,
+    order_by: str = "created_at",
+    reverse: bool = True,
+    within: Iterable[int] | None = None,
+) -> Selection[Project]:
+    """Projects the user may see, in order, merged from indexes (no full scan).
+
+    Administrators see all; others see public (and internal when signed in and not
+    external) from the visibility index plus private projects they are authorized for.
+    """
+    table = projects(store)
+    if user is not None and user.admin:
+        return table.select(f"by_{order_by}", reverse=reverse)
+    levels = ["public"] + (["internal"] if visible_by_level(user, "internal") else [])
+    index = table.sorted[f"vis_by_{order_by}"]
+    sources = [index.part(level) for level in levels]
+    authorized = authorized_projects(store, user, now)
+    private = [table.rows[pid] for pid in authorized if table.rows[pid].visibility not in levels]
+    if private:
+        sources.append(table.ordered(private, ORDERS[order_by]).sources[0])
+    return Selection(table, sources, reverse=reverse)

@@ -1,0 +1,1 @@
+"""Instance metadata: ``/version`` and ``/metadata``."""

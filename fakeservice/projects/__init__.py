@@ -1,0 +1,1 @@
+"""Projects: records, listing filters (offset and keyset), views and routes."""

@@ -1,0 +1,79 @@
+"""A live server for a :class:`FakeService`: uvicorn in a background thread on a loopback
+port (0 picks a free one), with a readiness timeout."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from types import TracebackType
+from typing import TYPE_CHECKING
+
+import uvicorn
+
+if TYPE_CHECKING:
+    from fakeservice.service import FakeService
+
+
+class ServerStartError(RuntimeError):
+    """The server did not become ready within its timeout."""
+
+
+class LiveServer:
+    def __init__(
+        self, service: FakeService, *, host: str = "127.0.0.1", port: int = 0, timeout: float = 10.0
+    ) -> None:
+        self.service = service
+        self.host = host
+        self.timeout = timeout
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((host, port))
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(
+            service.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_keep_alive=30,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self._run, name=f"fakeservice:{self.port}", daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def _run(self) -> None:
+        self.server.run(sockets=[self.socket])
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + self.timeout
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                self.stop()
+                raise ServerStartError(
+                    f"fakeservice did not start on {self.url} within {self.timeout}s"
+                )
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        if self.thread.is_alive():
+            self.thread.join(timeout=self.timeout)
+        self.socket.close()
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

@@ -1,0 +1,1 @@
+"""Access tokens: personal, project, impersonation and OAuth tokens, and their routes."""

@@ -1,0 +1,205 @@
+"""Token endpoints: administrators issue personal and impersonation tokens; a caller reads
+or revokes its own; ``POST /oauth/token`` issues OAuth tokens (password and refresh grants)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed
+from fakeservice.tokens.models import SCOPES, find_secret, issue_token, tokens
+from fakeservice.tokens.views import token_view
+from fakeservice.users.models import find_by_username, hash_password, users
+from fakeservice.web.context import Context
+from fakeservice.web.http import json_response
+from fakeservice.web.params import DATE, INT, STR, Array, Param
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, api
+
+OAUTH_LIFETIME = 7200
+
+TOKEN_PARAMS = (
+    Param("user_id", INT, required=True),
+    Param("name", STR, required=True, allow_blank=False),
+    Param("scopes", Array(STR, scalar=True), required=True, values=SCOPES),
+    Param("expires_at", DATE),
+    Param("description", STR),
+)
+
+
+def _issue(ctx: Context, kind: str) -> Any:
+    p = ctx.params
+    user = users(ctx.store).get(p["user_id"])
+    if user is None or user.deleted:
+        raise NotFound("User")
+    expires = p.get("expires_at")
+    if expires is not None and expires <= ctx.now.date():
+        raise ValidationFailed({"expires_at": ["must be in the future"]})
+    token = issue_token(
+        ctx.store,
+        ctx.now,
+        kind=kind,
+        user_id=user.id,
+        name=p["name"],
+        scopes=p["scopes"],
+        expires_at=expires,
+        description=p.get("description"),
+    )
+    return token_view(token, ctx.now, with_secret=True)
+
+
+@api.post("/users/:user_id/personal_access_tokens", params=TOKEN_PARAMS, auth=ADMIN)
+def create_personal_token(ctx: Context) -> Any:
+    """Create a personal access token for a user (administrators)."""
+    return _issue(ctx, "personal")
+
+
+@api.post("/users/:user_id/impersonation_tokens", params=TOKEN_PARAMS, auth=ADMIN)
+def create_impersonation_token(ctx: Context) -> Any:
+    """Create an impersonation token for a user (administrators)."""
+    return _issue(ctx, "impersonation")
+
+
+@api.get("/personal_access_tokens/self", auth=REQUIRED)
+def token_self(ctx: Context) -> Any:
+    """The token used for this request."""
+    token = ctx.caller.token
+    if token is None or token.kind == "oauth":
+        raise NotFound()
+    return token_view(token, ctx.now)
+
+
+@api.delete("/personal_access_tokens/self", auth=REQUIRED)
+def revoke_self(ctx: Context) -> Any:
+    """Revoke the token used for this request."""
+    token = ctx.caller.token
+    if token is None or token.kind == "oauth":
+        raise Forbidden()
+    token.revoked = True
+    return None
+
+
+@api.get("/personal_access_tokens", params=(Param("user_id", INT),), auth=REQUIRED, paginated=True)
+def list_tokens(ctx: Context) -> Any:
+    """The caller's tokens (administrators: anyone's, with ``user_id``)."""
+    owner = ctx.params.get("user_id", ctx.user.id)
+    if owner != ctx.user.id and not ctx.is_admin:
+        raise Forbidden()
+    table = tokens(ctx.store)
+    selection = table.select("user", [owner]).filter(lambda t: t.kind != "oauth")
+    return ctx.paginate(selection, lambda t: token_view(t, ctx.now))
+
+
+@api.get(
+    "/personal_access_tokens/:token_id",
+    params=(Param("token_id", INT, required=True),),
+    auth=REQUIRED,
+)
+def get_token(ctx: Context) -> Any:
+    """One token by id (own, or anyone's for administrators)."""
+    token = tokens(ctx.store).get(ctx.params["token_id"])
+    if (
+        token is None
+        or token.kind == "oauth"
+        or (token.user_id != ctx.user.id and not ctx.is_admin)
+    ):
+        raise NotFound()
+    return token_view(token, ctx.now)
+
+
+@api.delete(
+    "/personal_access_tokens/:token_id",
+    params=(Param("token_id", INT, required=True),),
+    auth=REQUIRED,
+)
+def revoke_token(ctx: Context) -> Any:
+    """Revoke a token by id (own, or anyone's for administrators)."""
+    token = tokens(ctx.store).get(ctx.params["token_id"])
+    if (
+        token is None
+        or token.kind == "oauth"
+        or (token.user_id != ctx.user.id and not ctx.is_admin)
+    ):
+        raise NotFound()
+    token.revoked = True
+    return None
+
+
+def _oauth_error(error: str, description: str, status: int = 400) -> ApiError:
+    return ApiError({"error": error, "error_description": description}, status=status)
+
+
+@api.post(
+    "/oauth/token",
+    params=(
+        Param("grant_type", STR, required=True),
+        Param("username", STR),
+        Param("password", STR),
+        Param("refresh_token", STR),
+        Param("scope", STR, default="api"),
+    ),
+    auth=PUBLIC,
+    prefix="",
+)
+def oauth_token(ctx: Context) -> Any:
+    """Issue an OAuth token (``password`` and ``refresh_token`` grants)."""
+    p = ctx.params
+    if p["grant_type"] == "password":
+        user = find_by_username(ctx.store, p.get("username") or "")
+        if user is None or user.password_digest != hash_password(p.get("password") or ""):
+            raise _oauth_error(
+                "invalid_grant",
+                "The provided authorization grant is invalid, expired, revoked, does not match "
+                "the redirection URI used in the authorization request, or was issued to another client.",
+            )
+        scopes = [s for s in p["scope"].split() if s]
+    elif p["grant_type"] == "refresh_token":
+        old = tokens(ctx.store).by("refresh", p.get("refresh_token") or "")
+        if old is None or old.revoked:
+            raise _oauth_error(
+                "invalid_grant",
+                "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+            )
+        old.revoked = True
+        user = users(ctx.store).rows[old.user_id]
+        scopes = list(old.scopes)
+    else:
+        raise _oauth_error(
+            "unsupported_grant_type",
+            "The authorization grant type is not supported by the authorization server.",
+        )
+    unknown = [s for s in scopes if s not in SCOPES]
+    if unknown:
+        raise _oauth_error(
+            "invalid_scope", "The requested scope is invalid, unknown, or malformed."
+        )
+    count = ctx.store.next_id("oauth_grants")
+    token = issue_token(
+        ctx.store,
+        ctx.now,
+        kind="oauth",
+        user_id=user.id,
+        name="oauth",
+        scopes=scopes,
+        expires_at_time=ctx.now + dt.timedelta(seconds=OAUTH_LIFETIME),
+        refresh_token=f"refresh-{count:08d}-{user.id}",
+    )
+    return json_response(
+        {
+            "access_token": token.token,
+            "token_type": "Bearer",
+            "expires_in": OAUTH_LIFETIME,
+            "refresh_token": token.refresh_token,
+            "scope": " ".join(scopes),
+            "created_at": int(ctx.now.timestamp()),
+        },
+        200,
+    )
+
+
+@api.post("/oauth/revoke", params=(Param("token", STR, required=True),), auth=PUBLIC, prefix="")
+def oauth_revoke(ctx: Context) -> Any:
+    """Revoke an OAuth token (always answers 200, as RFC 7009 asks)."""
+    token = find_secret(ctx.store, ctx.params["token"])
+    if token is not None and token.kind == "oauth":
+        token.revoked = True
+    return json_response({}, 200)

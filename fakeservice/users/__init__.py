@@ -1,0 +1,1 @@
+"""Users: records, the list filters, the normal/admin/current-user views and their routes."""

@@ -1,0 +1,212 @@
+"""Endpoint declarations and raw-path routing.
+
+An endpoint is declared once with :data:`api` (``@api.get("/projects/:id/jobs", ...)``):
+method, path pattern, parameters, constraints, authentication rule, extra read scopes,
+job-token acceptance and pagination kind. Patterns use ``:name`` for one path segment
+(matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
+rest of the path. The router picks the most specific matching pattern; a path that
+matches only under other methods answers 405 with ``Allow``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import unquote
+
+import attrs
+
+from fakeservice.web.params import Constraint, Param
+
+API_PREFIX = "/api/v4"
+
+# Authentication rules.
+PUBLIC = "public"  # anonymous callers allowed (they see public data only)
+REQUIRED = "required"  # a signed-in caller is needed (401 otherwise)
+ADMIN = "admin"  # an administrator is needed (401 anonymous, 403 otherwise)
+NO_AUTH = "none"  # credentials are not read at all (control plane)
+
+Handler = Callable[..., Any]
+
+
+@attrs.frozen
+class Endpoint:
+    method: str
+    pattern: str
+    handler: Handler
+    params: tuple[Param, ...] = ()
+    constraints: tuple[Constraint, ...] = ()
+    auth: str = PUBLIC
+    read_scopes: tuple[str, ...] = ()
+    job_token: bool = False
+    paginated: bool = False
+    keyset: str | None = None  # "projects" or "groups": offset limit + keyset support
+    status: int | None = None
+    prefix: str = API_PREFIX
+    summary: str = ""
+    regex: re.Pattern[str] = attrs.field(init=False, eq=False)
+    path_names: tuple[str, ...] = attrs.field(init=False, eq=False)
+    rank: tuple[int, int, int] = attrs.field(init=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        regex, names, rank = compile_pattern(self.prefix + self.pattern)
+        object.__setattr__(self, "regex", regex)
+        object.__setattr__(self, "path_names", names)
+        object.__setattr__(self, "rank", rank)
+
+    @property
+    def default_status(self) -> int:
+        if self.status is not None:
+            return self.status
+        return 201 if self.method == "POST" else 200
+
+    def match(self, raw_path: str) -> dict[str, str] | None:
+        found = self.regex.fullmatch(raw_path)
+        if found is None:
+            return None
+        return {name: unquote(value) for name, value in found.groupdict().items()}
+
+
+_TOKEN = re.compile(r":(\w+)|\*(\w+)")
+
+
+def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], tuple[int, int, int]]:
+    parts: list[str] = []
+    names: list[str] = []
+    pos = 0
+    singles = wilds = 0
+    for found in _TOKEN.finditer(pattern):
+        parts.append(re.escape(pattern[pos : found.start()]))
+        if found.group(1):
+            names.append(found.group(1))
+            parts.append(f"(?P<{found.group(1)}>[^/]+)")
+            singles += 1
+        else:
+            names.append(found.group(2))
+            parts.append(f"(?P<{found.group(2)}>.+)")
+            wilds += 1
+        pos = found.end()
+    parts.append(re.escape(pattern[pos:]))
+    literal = len(_TOKEN.sub("", pattern))
+    return re.compile("".join(parts)), tuple(names), (wilds, singles, -literal)
+
+
+class Registry:
+    """All declared endpoints, in declaration order."""
+
+    def __init__(self) -> None:
+        self.endpoints: list[Endpoint] = []
+
+    def route(
+        self,
+        method: str,
+        pattern: str,
+        *,
+        params: Sequence[Param] = (),
+        constraints: Sequence[Constraint] = (),
+        auth: str = PUBLIC,
+        read_scopes: Sequence[str] = (),
+        job_token: bool = False,
+        paginated: bool = False,
+        keyset: str | None = None,
+        status: int | None = None,
+        prefix: str = API_PREFIX,
+        summary: str = "",
+    ) -> Callable[[Handler], Handler]:
+        def decorate(handler: Handler) -> Handler:
+            self.endpoints.append(
+                Endpoint(
+                    method=method,
+                    pattern=pattern,
+                    handler=handler,
+                    params=tuple(params),
+                    constraints=tuple(constraints),
+                    auth=auth,
+                    read_scopes=tuple(read_scopes),
+                    job_token=job_token,
+                    paginated=paginated or keyset is not None,
+                    keyset=keyset,
+                    status=status,
+                    prefix=prefix,
+                    summary=summary or (handler.__doc__ or "").strip().split("\n")[0],
+                )
+            )
+            return handler
+
+        return decorate
+
+    def get(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("GET", pattern, **kw)
+
+    def post(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("POST", pattern, **kw)
+
+    def put(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("PUT", pattern, **kw)
+
+    def delete(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("DELETE", pattern, **kw)
+
+    def head(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("HEAD", pattern, **kw)
+
+    def patch(self, pattern: str, **kw: Any) -> Callable[[Handler], Handler]:
+        return self.route("PATCH", pattern, **kw)
+
+
+api = Registry()
+
+
+@attrs.frozen
+class Match:
+    endpoint: Endpoint
+    path_params: dict[str, str]
+
+
+class Router:
+    """Matches a method and raw path against the registry, most specific pattern first."""
+
+    def __init__(self, endpoints: Sequence[Endpoint]) -> None:
+        ordered = sorted(enumerate(endpoints), key=lambda pair: (pair[1].rank, pair[0]))
+        self._endpoints = [e for _, e in ordered]
+        self._by_head: dict[str, list[Endpoint]] = {}
+        for endpoint in self._endpoints:
+            self._by_head.setdefault(_head(endpoint.prefix + endpoint.pattern), []).append(endpoint)
+
+    def candidates(self, raw_path: str) -> list[tuple[Endpoint, dict[str, str]]]:
+        pool = self._by_head.get(_head(raw_path), []) + self._by_head.get("", [])
+        pool.sort(key=lambda e: e.rank)
+        out = []
+        for endpoint in pool:
+            params = endpoint.match(raw_path)
+            if params is not None:
+                out.append((endpoint, params))
+        return out
+
+    def resolve(self, method: str, raw_path: str) -> Match | list[str] | None:
+        """A match, or the allowed methods (for a 405), or None (for a 404)."""
+        found = self.candidates(raw_path)
+        if not found:
+            return None
+        wanted = [method, "GET"] if method == "HEAD" else [method]
+        for want in wanted:
+            for endpoint, params in found:
+                if endpoint.method == want:
+                    return Match(endpoint, params)
+        allowed = sorted(
+            {e.method for e, _ in found}
+            | ({"HEAD"} if any(e.method == "GET" for e, _ in found) else set())
+        )
+        return allowed
+
+
+def _head(path: str) -> str:
+    """The literal first two segments of a path (``/api/v4/projects`` -> ``/api/v4/projects``)."""
+    segments = path.split("/")
+    head = []
+    for segment in segments[1:4]:
+        if ":" in segment or "*" in segment:
+            return ""
+        head.append(segment)
+    return "/" + "/".join(head)
