@@ -125,7 +125,7 @@ class SortedIndex:
 
 
 _EMPTY: SortedList = SortedList()
-ALL = "__all__"
+ALL = "all"
 
 
 class Table(Generic[R]):

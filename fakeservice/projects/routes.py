@@ -1,1 +1,495 @@
-"""Projects endpoints."""
+"""Projects endpoints: list (offset and keyset), get by id or encoded path, create, edit,
+delete, archive, star; and a user's projects."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
+from fakeservice.core.store import Selection
+from fakeservice.groups.models import VISIBILITIES, Namespace, find_namespace, namespaces
+from fakeservice.members.access import authorized_projects, group_access, visible_projects
+from fakeservice.members.models import (
+    DEVELOPER,
+    MAINTAINER,
+    OWNER,
+    PROJECT,
+    REPORTER,
+    find_member,
+)
+from fakeservice.projects.lookup import access_level, find_project_or_404, require_access
+from fakeservice.projects.models import (
+    ACCESS_LEVEL_VALUES,
+    ORDERS,
+    Project,
+    create_project,
+    projects,
+)
+from fakeservice.projects.views import project_full, project_simple, statistics_view
+from fakeservice.users.views import custom_attributes
+from fakeservice.web.context import Context
+from fakeservice.web.pagination import KEYSET_UNAVAILABLE
+from fakeservice.web.params import BOOL, DATETIME, INT, STR, Array, AtLeastOne, Param
+from fakeservice.web.routing import PUBLIC, REQUIRED, api
+
+PROJECT_ORDERS = (
+    "id",
+    "name",
+    "path",
+    "created_at",
+    "updated_at",
+    "last_activity_at",
+    "similarity",
+    "star_count",
+)
+
+LIST_PARAMS = (
+    Param("order_by", STR, default="created_at", values=PROJECT_ORDERS),
+    Param("sort", STR, default="desc", values=("asc", "desc")),
+    Param("archived", BOOL),
+    Param("visibility", STR, values=VISIBILITIES),
+    Param("search", STR),
+    Param("search_namespaces", BOOL),
+    Param("owned", BOOL, default=False),
+    Param("starred", BOOL, default=False),
+    Param("imported", BOOL, default=False),
+    Param("membership", BOOL, default=False),
+    Param("with_issues_enabled", BOOL, default=False),
+    Param("with_merge_requests_enabled", BOOL, default=False),
+    Param("with_programming_language", STR),
+    Param("min_access_level", INT, values=(10, 15, 20, 30, 40, 50)),
+    Param("id_after", INT),
+    Param("id_before", INT),
+    Param("last_activity_after", DATETIME),
+    Param("last_activity_before", DATETIME),
+    Param("repository_storage", STR),
+    Param("topic", STR),
+    Param("topic_id", INT),
+    Param("statistics", BOOL, default=False),
+    Param("with_custom_attributes", BOOL, default=False),
+    Param("simple", BOOL, default=False),
+    Param("include_pending_delete", BOOL),
+    Param("include_hidden", BOOL),
+)
+
+
+def _stars(ctx: Context) -> dict[int, set[int]]:
+    return ctx.store.extras.setdefault("stars", {})
+
+
+def project_renderer(ctx: Context) -> Callable[[Project], dict[str, Any]]:
+    p = ctx.params
+    simple = p.get("simple") or (ctx.user is None and p.get("simple") is None and False)
+    admin = ctx.is_admin
+
+    def render(project: Project) -> dict[str, Any]:
+        if simple:
+            return project_simple(ctx.store, project, ctx.base_url)
+        out = project_full(ctx.store, project, ctx.base_url, viewer_is_admin=admin)
+        if p.get("statistics") and access_level(ctx, project) >= REPORTER:
+            out["statistics"] = statistics_view(project)
+        if p.get("with_custom_attributes") and admin:
+            out["custom_attributes"] = custom_attributes(project)
+        return out
+
+    return render
+
+
+def filter_projects(
+    ctx: Context, selection: Selection[Project], *, order_by: str
+) -> Selection[Project]:
+    """Apply the common list filters as one predicate on ``selection``."""
+    p = ctx.params
+    checks: list[Callable[[Project], bool]] = [lambda pr: pr.marked_for_deletion_on is None]
+    if p.get("archived") is not None:
+        archived = p["archived"]
+        checks.append(lambda pr: pr.archived == archived)
+    if p.get("visibility"):
+        visibility = p["visibility"]
+        checks.append(lambda pr: pr.visibility == visibility)
+    if p.get("search"):
+        needle = p["search"].lower()
+        with_ns = bool(p.get("search_namespaces"))
+        checks.append(
+            lambda pr: (
+                needle in pr.name.lower()
+                or needle in pr.path.lower()
+                or needle in (pr.description or "").lower()
+                or (with_ns and needle in pr.path_with_namespace.lower())
+            )
+        )
+    if p.get("with_issues_enabled"):
+        checks.append(lambda pr: pr.feature_enabled("issues"))
+    if p.get("with_merge_requests_enabled"):
+        checks.append(lambda pr: pr.feature_enabled("merge_requests"))
+    if p.get("starred"):
+        starred = _stars(ctx).get(ctx.user.id, set()) if ctx.user else set()
+        checks.append(lambda pr: pr.id in starred)
+    if p.get("imported"):
+        checks.append(lambda pr: pr.import_status != "none")
+    if p.get("last_activity_after"):
+        after = p["last_activity_after"]
+        checks.append(lambda pr: pr.last_activity_at > after)
+    if p.get("last_activity_before"):
+        before = p["last_activity_before"]
+        checks.append(lambda pr: pr.last_activity_at < before)
+    if p.get("repository_storage") and ctx.is_admin:
+        storage = p["repository_storage"]
+        checks.append(lambda pr: pr.repository_storage == storage)
+    if p.get("topic"):
+        wanted = {t.strip().lower() for t in p["topic"].split(",") if t.strip()}
+        checks.append(lambda pr: wanted <= {t.lower() for t in pr.topics})
+    if p.get("with_programming_language"):
+        checks.append(lambda pr: False)
+    if p.get("id_after") is not None and not (order_by == "id" and p["sort"] == "asc"):
+        id_after = p["id_after"]
+        checks.append(lambda pr: pr.id > id_after)
+    if p.get("id_before") is not None and not (order_by == "id" and p["sort"] == "desc"):
+        id_before = p["id_before"]
+        checks.append(lambda pr: pr.id < id_before)
+    selection = selection.filter(lambda pr: all(check(pr) for check in checks))
+    if order_by == "id" and p["sort"] == "asc" and p.get("id_after") is not None:
+        selection = selection.after((p["id_after"],))
+    if order_by == "id" and p["sort"] == "desc" and p.get("id_before") is not None:
+        selection = selection.after((p["id_before"],))
+    return selection
+
+
+def _owned_ids(ctx: Context) -> set[int]:
+    """Projects in the caller's namespace and in groups the caller owns."""
+    levels = authorized_projects(ctx.store, ctx.user, ctx.now)
+    return {pid for pid, level in levels.items() if level >= OWNER}
+
+
+def _base_selection(ctx: Context, order_by: str, reverse: bool) -> Selection[Project]:
+    p = ctx.params
+    table = projects(ctx.store)
+    sort = ORDERS[order_by]
+    if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
+        levels = authorized_projects(ctx.store, ctx.user, ctx.now)
+        ids = set(levels)
+        if p["owned"]:
+            ids &= _owned_ids(ctx)
+        if p.get("min_access_level"):
+            ids = {pid for pid in ids if levels[pid] >= p["min_access_level"]}
+        return table.ordered([table.rows[i] for i in ids], sort, reverse=reverse)
+    if p.get("repository_storage") and ctx.is_admin and order_by == "id":
+        return table.select("storage", [p["repository_storage"]], reverse=reverse)
+    return visible_projects(ctx.store, ctx.user, ctx.now, order_by=order_by, reverse=reverse)
+
+
+@api.get("/projects", params=LIST_PARAMS, keyset="Project")
+def list_projects(ctx: Context) -> Any:
+    """List all projects visible to the caller."""
+    p = ctx.params
+    order_by = "name" if p["order_by"] == "similarity" and not p.get("search") else p["order_by"]
+    if order_by == "similarity":
+        order_by = "name"
+    reverse = p["sort"] == "desc"
+    if ctx.wants_keyset and order_by != "id":
+        raise MethodNotAllowed(error=KEYSET_UNAVAILABLE)
+    selection = filter_projects(ctx, _base_selection(ctx, order_by, reverse), order_by=order_by)
+    render = project_renderer(ctx)
+    if ctx.wants_keyset:
+        key = "id_before" if reverse else "id_after"
+        return ctx.paginate_keyset(
+            selection, render, next_params=lambda last: {key: last.id}, full_page_links=True
+        )
+    return ctx._paginator().offset(selection, render)
+
+
+@api.get(
+    "/users/:user_id/projects",
+    params=(Param("user_id", STR, required=True), *LIST_PARAMS),
+    paginated=True,
+)
+def list_user_projects(ctx: Context) -> Any:
+    """Projects in a user's personal namespace that the caller may see."""
+    from fakeservice.users.models import find_by_id_or_username
+
+    owner = find_by_id_or_username(ctx.store, ctx.params["user_id"])
+    if owner is None:
+        raise NotFound("User")
+    p = ctx.params
+    order_by = p["order_by"] if p["order_by"] in ORDERS else "created_at"
+    table = projects(ctx.store)
+    selection = table.select(f"ns_by_{order_by}", [owner.namespace_id], reverse=p["sort"] == "desc")
+    store, user, now = ctx.store, ctx.user, ctx.now
+    from fakeservice.members.access import can_read_project
+
+    selection = selection.filter(lambda pr: can_read_project(store, user, pr, now))
+    return ctx.paginate(filter_projects(ctx, selection, order_by=order_by), project_renderer(ctx))
+
+
+def _permissions(ctx: Context, project: Project) -> dict[str, Any]:
+    user = ctx.user
+    if user is None:
+        return {"project_access": None, "group_access": None}
+    member = find_member(ctx.store, PROJECT, project.id, user.id)
+    ns = namespaces(ctx.store).rows[project.namespace_id]
+    group_level = group_access(ctx.store, user, ns, ctx.now) if ns.is_group else 0
+    return {
+        "project_access": {"access_level": member.access_level, "notification_level": 3}
+        if member
+        else None,
+        "group_access": {"access_level": group_level, "notification_level": 3}
+        if group_level
+        else None,
+    }
+
+
+def project_detail(ctx: Context, project: Project) -> dict[str, Any]:
+    out = project_full(ctx.store, project, ctx.base_url, viewer_is_admin=ctx.is_admin)
+    if ctx.params.get("statistics") and access_level(ctx, project) >= REPORTER:
+        out["statistics"] = statistics_view(project)
+    if ctx.params.get("with_custom_attributes") and ctx.is_admin:
+        out["custom_attributes"] = custom_attributes(project)
+    if ctx.params.get("license"):
+        out["license_url"] = None
+        out["license"] = None
+    out["permissions"] = _permissions(ctx, project)
+    return out
+
+
+@api.get(
+    "/projects/:id",
+    params=(
+        Param("id", STR, required=True),
+        Param("statistics", BOOL, default=False),
+        Param("license", BOOL, default=False),
+        Param("with_custom_attributes", BOOL, default=False),
+    ),
+    auth=PUBLIC,
+)
+def get_project(ctx: Context) -> Any:
+    """Get a project by id or URL-encoded path."""
+    return project_detail(ctx, find_project_or_404(ctx, ctx.params["id"]))
+
+
+FEATURE_PARAMS = tuple(
+    Param(f"{feature}_access_level", STR, values=ACCESS_LEVEL_VALUES)
+    for feature in ("issues", "repository", "merge_requests", "forking", "wiki", "builds", "snippets", "pages", "analytics", "container_registry", "releases", "environments", "feature_flags", "infrastructure", "monitor")
+)  # fmt: skip
+FEATURE_ENABLED = {
+    "issues_enabled": "issues",
+    "merge_requests_enabled": "merge_requests",
+    "wiki_enabled": "wiki",
+    "jobs_enabled": "builds",
+    "snippets_enabled": "snippets",
+}
+EDIT_PARAMS = (
+    Param("description", STR),
+    Param("visibility", STR, values=VISIBILITIES),
+    Param("default_branch", STR),
+    Param("topics", Array(STR, scalar=True, comma=True)),
+    Param("tag_list", Array(STR, scalar=True, comma=True)),
+    Param("ci_config_path", STR),
+    Param("build_timeout", INT),
+    Param("request_access_enabled", BOOL),
+    Param("lfs_enabled", BOOL),
+    Param("shared_runners_enabled", BOOL),
+    Param("public_jobs", BOOL),
+    Param("only_allow_merge_if_pipeline_succeeds", BOOL),
+    Param("only_allow_merge_if_all_discussions_are_resolved", BOOL),
+    Param("remove_source_branch_after_merge", BOOL),
+    Param("merge_method", STR, values=("merge", "rebase_merge", "ff")),
+    Param("squash_option", STR, values=("never", "always", "default_on", "default_off")),
+    Param("auto_devops_enabled", BOOL),
+    Param("emails_disabled", BOOL),
+    Param("container_registry_enabled", BOOL),
+    Param("repository_storage", STR),
+    *(Param(name, BOOL) for name in FEATURE_ENABLED),
+    *FEATURE_PARAMS,
+)
+SIMPLE_EDIT_FIELDS = (
+    "description", "visibility", "default_branch", "ci_config_path", "build_timeout",
+    "request_access_enabled", "lfs_enabled", "shared_runners_enabled", "public_jobs",
+    "only_allow_merge_if_pipeline_succeeds", "only_allow_merge_if_all_discussions_are_resolved",
+    "remove_source_branch_after_merge", "merge_method", "squash_option", "auto_devops_enabled",
+    "emails_disabled", "container_registry_enabled",
+)  # fmt: skip
+
+# Areas react to project creation (e.g. the repository area's ``initialize_with_readme``).
+CreateHook = Callable[[Context, Project, dict[str, Any]], None]
+create_hooks: list[CreateHook] = []
+
+
+def _edit_fields(ctx: Context) -> tuple[dict[str, Any], dict[str, str]]:
+    p = ctx.params
+    fields = {k: p[k] for k in SIMPLE_EDIT_FIELDS if k in p}
+    topics = p.get("topics", p.get("tag_list"))
+    if topics is not None:
+        fields["topics"] = [t.strip() for t in topics if t.strip()]
+    if "repository_storage" in p and ctx.is_admin:
+        fields["repository_storage"] = p["repository_storage"]
+    features: dict[str, str] = {}
+    for name, feature in FEATURE_ENABLED.items():
+        if name in p:
+            features[feature] = "enabled" if p[name] else "disabled"
+    for param in FEATURE_PARAMS:
+        if param.name in p:
+            features[param.name.removesuffix("_access_level")] = p[param.name]
+    return fields, features
+
+
+def _target_namespace(ctx: Context) -> Namespace:
+    key = ctx.params.get("namespace_id", ctx.params.get("namespace"))
+    if key is None:
+        return namespaces(ctx.store).rows[ctx.user.namespace_id]
+    text = str(key)
+    ns = namespaces(ctx.store).get(int(text)) if text.isdigit() else find_namespace(ctx.store, text)
+    if ns is None:
+        raise NotFound("Namespace")
+    if ctx.is_admin:
+        return ns
+    if ns.kind == "user":
+        if ns.owner_id != ctx.user.id:
+            raise ValidationFailed({"namespace": ["is not valid"]})
+        return ns
+    needed = MAINTAINER if ns.project_creation_level == "maintainer" else DEVELOPER
+    if (
+        ns.project_creation_level == "noone"
+        or group_access(ctx.store, ctx.user, ns, ctx.now) < needed
+    ):
+        raise ValidationFailed({"namespace": ["is not valid"]})
+    return ns
+
+
+@api.post(
+    "/projects",
+    params=(
+        Param("name", STR),
+        Param("path", STR),
+        Param("namespace_id", STR),
+        Param("initialize_with_readme", BOOL, default=False),
+        *EDIT_PARAMS,
+    ),
+    constraints=(AtLeastOne(("name", "path")),),
+    auth=REQUIRED,
+)
+def create(ctx: Context) -> Any:
+    """Create a project (in the caller's namespace unless ``namespace_id`` is given)."""
+    namespace = _target_namespace(ctx)
+    fields, features = _edit_fields(ctx)
+    fields.setdefault("visibility", "private")
+    project = create_project(
+        ctx.store,
+        ctx.now,
+        namespace=namespace,
+        creator_id=ctx.user.id,
+        name=ctx.params.get("name"),
+        path=ctx.params.get("path"),
+        **fields,
+    )
+    project.features.update(features)
+    if (
+        namespace.kind == "group"
+        and group_access(ctx.store, ctx.user, namespace, ctx.now) < MAINTAINER
+    ):
+        from fakeservice.members.models import add_member
+
+        add_member(
+            ctx.store,
+            ctx.now,
+            kind=PROJECT,
+            source_id=project.id,
+            user_id=ctx.user.id,
+            access_level=MAINTAINER,
+        )
+    for hook in create_hooks:
+        hook(ctx, project, ctx.params)
+    return project_detail(ctx, project)
+
+
+@api.put(
+    "/projects/:id",
+    params=(Param("id", STR, required=True), Param("name", STR), Param("path", STR), *EDIT_PARAMS),
+    auth=REQUIRED,
+)
+def edit(ctx: Context) -> Any:
+    """Edit a project (Maintainer; visibility, path and name changes need Owner-like rights)."""
+    project = find_project_or_404(ctx, ctx.params["id"])
+    require_access(ctx, project, MAINTAINER)
+    fields, features = _edit_fields(ctx)
+    p = ctx.params
+    if "name" in p or "path" in p:
+        ns = namespaces(ctx.store).rows[project.namespace_id]
+        name = p.get("name", project.name)
+        path = p.get("path", project.path)
+        full = f"{ns.full_path}/{path}"
+        other = projects(ctx.store).by("full_path", full.lower())
+        if other is not None and other.id != project.id:
+            raise ValidationFailed(
+                {"name": ["has already been taken"], "path": ["has already been taken"]}
+            )
+        fields.update(
+            name=name,
+            path=path,
+            path_with_namespace=full,
+            name_with_namespace=f"{ns.full_name} / {name}",
+        )
+    project.features.update(features)
+    projects(ctx.store).update(project, updated_at=ctx.now, **fields)
+    return project_detail(ctx, project)
+
+
+@api.delete("/projects/:id", params=(Param("id", STR, required=True),), auth=REQUIRED)
+def delete(ctx: Context) -> Any:
+    """Delete a project (Owner): answers 202 as the real service does."""
+    from fakeservice.core.errors import ApiError
+    from fakeservice.members.models import members, of_source
+
+    project = find_project_or_404(ctx, ctx.params["id"])
+    require_access(ctx, project, OWNER)
+    for member in of_source(ctx.store, PROJECT, project.id):
+        members(ctx.store).delete(member)
+    projects(ctx.store).delete(project)
+    raise ApiError({"message": "202 Accepted"}, status=202)
+
+
+def _set_archived(ctx: Context, archived: bool) -> Any:
+    project = find_project_or_404(ctx, ctx.params["id"])
+    require_access(ctx, project, MAINTAINER)
+    projects(ctx.store).update(project, archived=archived, updated_at=ctx.now)
+    return project_detail(ctx, project)
+
+
+@api.post("/projects/:id/archive", params=(Param("id", STR, required=True),), auth=REQUIRED)
+def archive(ctx: Context) -> Any:
+    """Archive a project (Maintainer)."""
+    return _set_archived(ctx, True)
+
+
+@api.post("/projects/:id/unarchive", params=(Param("id", STR, required=True),), auth=REQUIRED)
+def unarchive(ctx: Context) -> Any:
+    """Unarchive a project (Maintainer)."""
+    return _set_archived(ctx, False)
+
+
+@api.post("/projects/:id/star", params=(Param("id", STR, required=True),), auth=REQUIRED)
+def star(ctx: Context) -> Any:
+    """Star a project; 304 when already starred."""
+    from fakeservice.core.errors import NotModified
+
+    project = find_project_or_404(ctx, ctx.params["id"])
+    starred = _stars(ctx).setdefault(ctx.user.id, set())
+    if project.id in starred:
+        raise NotModified()
+    starred.add(project.id)
+    projects(ctx.store).update(project, star_count=project.star_count + 1)
+    return project_detail(ctx, project)
+
+
+@api.post("/projects/:id/unstar", params=(Param("id", STR, required=True),), auth=REQUIRED)
+def unstar(ctx: Context) -> Any:
+    """Unstar a project; 304 when not starred."""
+    from fakeservice.core.errors import NotModified
+
+    project = find_project_or_404(ctx, ctx.params["id"])
+    starred = _stars(ctx).setdefault(ctx.user.id, set())
+    if project.id not in starred:
+        raise NotModified()
+    starred.discard(project.id)
+    projects(ctx.store).update(project, star_count=max(0, project.star_count - 1))
+    return project_detail(ctx, project)

@@ -317,40 +317,44 @@ def normalize_path(path: str | None) -> Path:
         raise BadRequest(TRAVERSAL, raw=True)
     if not segments:
         raise BadRequest(EMPTY_PATH, raw=True)
-    return tuple(s.encode("utf-8") for s in segments)
+    return tuple(_enc(s) for s in segments)
+
+
+def _enc(text: str) -> bytes:
+    """UTF-8 bytes of any ``str`` (lone surrogates from URL decoding included)."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _read_path(path: str | None) -> Path:
-    return tuple(s.encode("utf-8") for s in (path or "").split("/") if s not in ("", "."))
+    return tuple(_enc(s) for s in (path or "").split("/") if s not in ("", "."))
 
 
 def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
 
-def _valid_branch_name(name: str) -> bool:
-    if not name or name == "HEAD" or name.startswith("-"):
-        return False
-    try:
-        return check_ref_format(HEADS + name.encode("utf-8"))
-    except UnicodeEncodeError:
-        return False
-
-
-def _valid_tag_name(name: str) -> bool:
+def _valid_ref_name(prefix: bytes, name: str) -> bool:
     if not name or name.startswith("-"):
         return False
     try:
-        return check_ref_format(TAGS + name.encode("utf-8"))
+        return check_ref_format(prefix + name.encode("utf-8"))
     except UnicodeEncodeError:
         return False
+
+
+def _valid_branch_name(name: str) -> bool:
+    return name != "HEAD" and _valid_ref_name(HEADS, name)
+
+
+def _valid_tag_name(name: str) -> bool:
+    return _valid_ref_name(TAGS, name)
 
 
 def _ident(name: str, email: str) -> bytes:
     def clean(text: str) -> str:
         return "".join(c for c in text if c not in "<>\n").strip()
 
-    return f"{clean(name)} <{clean(email)}>".encode()
+    return _enc(f"{clean(name)} <{clean(email)}>")
 
 
 def _parse_ident(raw: bytes) -> tuple[str, str]:
@@ -473,7 +477,7 @@ class Repository:
         self._store = ObjectStore()
         self._refs: dict[bytes, bytes] = {}
         self._default_branch = default_branch
-        self._refs[HEAD] = SYMREF + HEADS + default_branch.encode()
+        self._refs[HEAD] = SYMREF + HEADS + _enc(default_branch)
         self._init_caches()
 
     def _init_caches(self) -> None:
@@ -513,7 +517,7 @@ class Repository:
     @default_branch.setter
     def default_branch(self, name: str) -> None:
         self._default_branch = name
-        self._refs[HEAD] = SYMREF + HEADS + name.encode()
+        self._refs[HEAD] = SYMREF + HEADS + _enc(name)
 
     @property
     def is_empty(self) -> bool:
@@ -546,7 +550,7 @@ class Repository:
         return sorted(found, key=lambda b: b.name)
 
     def branch(self, name: str) -> Branch | None:
-        sha = self._refs.get(HEADS + name.encode("utf-8"))
+        sha = self._refs.get(HEADS + _enc(name))
         return Branch(name, sha.decode()) if sha is not None else None
 
     def create_branch(self, name: str, ref: str) -> Branch:
@@ -558,20 +562,20 @@ class Repository:
         sha = self.resolve(ref)
         if sha is None:
             raise _bad(f"Invalid reference name: {ref}")
-        self._refs[HEADS + name.encode()] = sha.encode()
+        self._refs[HEADS + _enc(name)] = sha.encode()
         self.adopt_default_branch([name])
         return Branch(name, sha)
 
     def set_branch(self, name: str, commit_id: str) -> None:
         """Point a branch at a commit unconditionally (force update), creating it if needed."""
-        if self._commit(commit_id.encode()) is None:
+        if self._commit(_enc(commit_id)) is None:
             raise NotFound("Commit")
-        self._refs[HEADS + name.encode()] = commit_id.encode()
+        self._refs[HEADS + _enc(name)] = _enc(commit_id)
         self.adopt_default_branch([name])
 
     def delete_branch(self, name: str) -> None:
         """404 ``Branch Not Found``; 405 for the default branch."""
-        key = HEADS + name.encode("utf-8")
+        key = HEADS + _enc(name)
         if key not in self._refs:
             raise NotFound("Branch")
         if name == self._default_branch:
@@ -583,7 +587,7 @@ class Repository:
         return [tag for tag in (self.tag(name) for name in names) if tag is not None]
 
     def tag(self, name: str) -> Tag | None:
-        target = self._refs.get(TAGS + name.encode("utf-8"))
+        target = self._refs.get(TAGS + _enc(name))
         if target is None:
             return None
         commit = self._peel(target)
@@ -610,9 +614,9 @@ class Repository:
         *,
         tagger_name: str = "",
         tagger_email: str = "",
-        when: dt.datetime | None = None,
+        when: dt.datetime,
     ) -> Tag:
-        """Lightweight tag, or annotated when ``message`` is non-empty.
+        """Lightweight tag, or annotated (tagger, ``when``) when ``message`` is non-empty.
 
         400 ``Tag name invalid``; 409 ``Tag <name> already exists``; 400
         ``Target <ref> is invalid``.
@@ -627,7 +631,7 @@ class Repository:
         target = sha.encode()
         if message:
             target = self._write_tag_object(name, target, message, tagger_name, tagger_email, when)
-        self._refs[TAGS + name.encode()] = target
+        self._refs[TAGS + _enc(name)] = target
         tag = self.tag(name)
         assert tag is not None
         return tag
@@ -639,21 +643,21 @@ class Repository:
         message: str,
         tagger_name: str,
         tagger_email: str,
-        when: dt.datetime | None,
+        when: dt.datetime,
     ) -> bytes:
         obj = TagObject()
         obj.object = (Commit, target)
-        obj.name = name.encode()
+        obj.name = _enc(name)
         obj.tagger = _ident(tagger_name, tagger_email)
-        obj.tag_time = int((when or dt.datetime.now(dt.UTC)).timestamp())
+        obj.tag_time = int(when.timestamp())
         obj.tag_timezone = 0
-        obj.message = message.encode()
+        obj.message = _enc(message)
         self._store.add_object(obj)
         return obj.id
 
     def delete_tag(self, name: str) -> None:
         """404 ``Tag Not Found``."""
-        key = TAGS + name.encode("utf-8")
+        key = TAGS + _enc(name)
         if key not in self._refs:
             raise NotFound("Tag")
         del self._refs[key]
@@ -672,11 +676,11 @@ class Repository:
         if not ref:
             return None
         if ref == "HEAD":
-            return self._peel(self._refs.get(HEADS + self._default_branch.encode(), b""))
+            return self._peel(self._refs.get(HEADS + _enc(self._default_branch), b""))
         lowered = ref.lower()
         if len(ref) == 40 and _is_hex(lowered):
             return self._peel(lowered.encode())
-        name = ref.encode("utf-8")
+        name = _enc(ref)
         for candidate in (name, b"refs/" + name, TAGS + name, HEADS + name):
             target = self._refs.get(candidate)
             if target is not None and not target.startswith(SYMREF):
@@ -955,7 +959,7 @@ class Repository:
         content = self._blob(sha)
         last = self._last_commit(commit, _read_path(path))
         return FileInfo(
-            file_name=_read_path(path)[-1].decode("utf-8"),
+            file_name=[s for s in path.split("/") if s not in ("", ".")][-1],
             file_path=path,
             size=len(content),
             encoding="base64",
@@ -1197,7 +1201,7 @@ class Repository:
             committer_name=committer_name,
             committer_email=committer_email,
         )
-        self._refs[HEADS + branch.encode()] = sha.encode()
+        self._refs[HEADS + _enc(branch)] = sha.encode()
         self.adopt_default_branch([branch])
         return sha
 
@@ -1221,7 +1225,7 @@ class Repository:
         obj.committer = _ident(committer_name or author_name, committer_email or author_email)
         obj.author_time = obj.commit_time = int(when.timestamp())
         obj.author_timezone = obj.commit_timezone = 0
-        obj.message = message.encode("utf-8")
+        obj.message = _enc(message)
         self._store.add_object(obj)
         return obj.id.decode()
 

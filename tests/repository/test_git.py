@@ -513,7 +513,7 @@ def test_branch_errors(repo: Repository) -> None:
 
 def test_tags(repo: Repository) -> None:
     head = repo.branch("main").commit_id  # type: ignore[union-attr]
-    light = repo.create_tag("v1.0", "main")
+    light = repo.create_tag("v1.0", "main", when=T0)
     assert (light.target, light.commit_id, light.message, light.created_at) == (
         head,
         head,
@@ -534,13 +534,13 @@ def test_tags(repo: Repository) -> None:
     repo.create_branch("v1.0", newer)
     assert repo.resolve("v1.0") == head  # tags win over branches, as in git
     with pytest.raises(Conflict) as error:
-        repo.create_tag("v1.0", "main")
+        repo.create_tag("v1.0", "main", when=T0)
     assert message_of(error) == "Tag v1.0 already exists"
     with pytest.raises(BadRequest) as error:
-        repo.create_tag("v3", "nope")
+        repo.create_tag("v3", "nope", when=T0)
     assert message_of(error) == "Target nope is invalid"
     with pytest.raises(BadRequest) as error:
-        repo.create_tag("bad..tag", "main")
+        repo.create_tag("bad..tag", "main", when=T0)
     assert message_of(error) == "Tag name invalid"
     repo.delete_tag("v1.0")
     with pytest.raises(NotFound) as error:
@@ -624,7 +624,7 @@ def expected_error(kind: str, path: str, content: bytes, model: dict[str, bytes]
     return None
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(operations)
 def test_random_edits_match_git_and_blame_reproduces_content(
     ops: list[tuple[str, str, bytes]],

@@ -1,0 +1,35 @@
+"""Finding a group for a request: by id or encoded full path, 404 for callers who may not
+see it, and the role checks group endpoints need."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakeservice.core.errors import Forbidden, NotFound
+from fakeservice.groups.models import Namespace, find_group
+from fakeservice.members.access import can_read_group, group_access
+from fakeservice.web.context import Context
+
+ADMIN_ACCESS = 60
+
+
+def find_group_or_404(ctx: Context, key: Any) -> Namespace:
+    group = find_group(ctx.store, key)
+    if group is None or not can_read_group(ctx.store, ctx.user, group, ctx.now):
+        raise NotFound("Group")
+    return group
+
+
+def group_access_level(ctx: Context, group: Namespace) -> int:
+    if ctx.user is None:
+        return 0
+    if ctx.user.admin:
+        return ADMIN_ACCESS
+    return group_access(ctx.store, ctx.user, group, ctx.now)
+
+
+def require_group_access(ctx: Context, group: Namespace, level: int, reason: str | None = None) -> int:
+    have = group_access_level(ctx, group)
+    if have < level:
+        raise Forbidden(reason)
+    return have

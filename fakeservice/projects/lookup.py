@@ -1,0 +1,45 @@
+"""Finding a project for a request: by id or encoded path, 404 for callers who may not see
+it, and the role checks endpoints need (``require_access``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakeservice.core.errors import Forbidden, NotFound
+from fakeservice.members.access import can_read_project, project_access
+from fakeservice.projects.models import Project, find_project
+from fakeservice.web.context import Context
+
+ADMIN_ACCESS = 60
+
+
+def find_project_or_404(ctx: Context, key: Any) -> Project:
+    """The project named by ``key`` if the caller may see it, else ``404 Project Not Found``."""
+    project = find_project(ctx.store, key)
+    if project is None or project.marked_for_deletion_on is not None:
+        raise NotFound("Project")
+    if not can_read_project(ctx.store, ctx.user, project, ctx.now):
+        raise NotFound("Project")
+    return project
+
+
+def access_level(ctx: Context, project: Project) -> int:
+    """The caller's effective role in the project (60 for administrators)."""
+    if ctx.user is None:
+        return 0
+    if ctx.user.admin:
+        return ADMIN_ACCESS
+    return project_access(ctx.store, ctx.user, project, ctx.now)
+
+
+def require_access(ctx: Context, project: Project, level: int, reason: str | None = None) -> int:
+    """Raise 403 unless the caller's role is at least ``level``; return the role."""
+    have = access_level(ctx, project)
+    if have < level:
+        raise Forbidden(reason)
+    return have
+
+
+def project_from_path(ctx: Context) -> Project:
+    """The project of the ``:id`` path parameter."""
+    return find_project_or_404(ctx, ctx.path_params["id"])
