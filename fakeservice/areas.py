@@ -27,7 +27,12 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.members.routes",
     "fakeservice.tokens.routes",
     "fakeservice.meta.routes",
+    "fakeservice.custom_attributes.routes",
+    "fakeservice.control.routes",
 )
+
+# Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
+SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service",)
 
 
 def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
@@ -43,3 +48,8 @@ def install_tables(store: Store) -> None:
 def load_routes() -> None:
     for _ in _modules(ROUTE_MODULES):
         pass
+
+
+def extend_service(service: object) -> None:
+    for module in _modules(SERVICE_EXTENSIONS):
+        module.extend(service)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from fakeservice.areas import install_tables, load_routes
+from fakeservice.areas import extend_service, install_tables, load_routes
 from fakeservice.core.clock import Clock
 from fakeservice.core.store import Store
 from fakeservice.web.asgi import AsgiApp
@@ -62,6 +62,7 @@ class FakeService:
         self._before: list[BeforeHook] = []
         self._after: list[AfterHook] = []
         self.app = AsgiApp(self)
+        extend_service(self)
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)

@@ -1,0 +1,1 @@
+"""The test control plane under ``/_fake/``: reset, snapshots, clock, journal, faults."""

@@ -1,0 +1,1 @@
+"""Control plane endpoints under ``/_fake/``."""

@@ -1,0 +1,1 @@
+"""Custom attributes of users, groups and projects (administrators)."""
