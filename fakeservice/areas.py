@@ -18,6 +18,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.projects.models",
     "fakeservice.members.models",
     "fakeservice.tokens.models",
+    "fakeservice.repository.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -29,6 +30,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.meta.routes",
     "fakeservice.custom_attributes.routes",
     "fakeservice.control.routes",
+    "fakeservice.repository.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
