@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
-from fakeservice.core.store import Selection
+from fakeservice.core.store import Selection, as_id
 from fakeservice.groups.models import VISIBILITIES, Namespace, find_namespace, namespaces
 from fakeservice.members.access import authorized_projects, group_access, visible_projects
 from fakeservice.members.models import (
@@ -101,7 +101,7 @@ def filter_projects(
 ) -> Selection[Project]:
     """Apply the common list filters as one predicate on ``selection``."""
     p = ctx.params
-    checks: list[Callable[[Project], bool]] = [lambda pr: pr.marked_for_deletion_on is None]
+    checks: list[Callable[[Project], bool]] = []
     if p.get("archived") is not None:
         archived = p["archived"]
         checks.append(lambda pr: pr.archived == archived)
@@ -148,7 +148,8 @@ def filter_projects(
     if p.get("id_before") is not None and not (order_by == "id" and p["sort"] == "desc"):
         id_before = p["id_before"]
         checks.append(lambda pr: pr.id < id_before)
-    selection = selection.filter(lambda pr: all(check(pr) for check in checks))
+    if checks:
+        selection = selection.filter(lambda pr: all(check(pr) for check in checks))
     if order_by == "id" and p["sort"] == "asc" and p.get("id_after") is not None:
         selection = selection.after((p["id_after"],))
     if order_by == "id" and p["sort"] == "desc" and p.get("id_before") is not None:
@@ -337,8 +338,12 @@ def _target_namespace(ctx: Context) -> Namespace:
     key = ctx.params.get("namespace_id", ctx.params.get("namespace"))
     if key is None:
         return namespaces(ctx.store).rows[ctx.user.namespace_id]
-    text = str(key)
-    ns = namespaces(ctx.store).get(int(text)) if text.isdigit() else find_namespace(ctx.store, text)
+    record_id = as_id(key)
+    ns = (
+        namespaces(ctx.store).get(record_id)
+        if record_id is not None
+        else find_namespace(ctx.store, str(key))
+    )
     if ns is None:
         raise NotFound("Namespace")
     if ctx.is_admin:

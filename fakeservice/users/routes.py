@@ -162,7 +162,6 @@ def _users_selection(ctx: Context) -> Selection[User]:
             selection = table.select("external", [True], reverse=reverse)
         else:
             selection = table.select(reverse=reverse)
-    predicates.append(lambda u: not u.deleted)
     if p["admins"] and admin:
         predicates.append(lambda u: u.admin)
     if p["blocked"]:
@@ -208,6 +207,8 @@ def _users_selection(ctx: Context) -> Selection[User]:
         predicates.append(
             lambda u: all(u.custom_attributes.get(k) == v for k, v in wanted_attrs.items())
         )
+    if not predicates:
+        return selection
     return selection.filter(lambda u: all(check(u) for check in predicates))
 
 
