@@ -16,6 +16,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import pickle
+import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
@@ -26,6 +27,17 @@ R = TypeVar("R")
 SortKey = tuple[Any, ...]
 
 _MISSING = object()
+
+
+def as_id(key: object) -> int | None:
+    """``key`` as a record id when it is written in ASCII digits only (``"42"``, 42), else None.
+
+    ``str.isdigit`` alone also accepts characters such as ``"²"`` that ``int`` refuses.
+    """
+    if isinstance(key, int) and not isinstance(key, bool):
+        return key
+    text = str(key)
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 class UniqueIndex:
@@ -334,11 +346,18 @@ class Selection(Generic[R]):
         return sum(1 for _ in walked)
 
     def slice(self, start: int, stop: int) -> list[R]:
+        # page numbers are unbounded integers; positions past any real table are just empty
+        start, stop = min(start, sys.maxsize), min(stop, sys.maxsize)
         if stop <= start:
             return []
         rows = self.table.rows
         if self._plain() and len(self.sources) == 1:
             source = self.sources[0]
+            if self.reverse:
+                # SortedList.islice(reverse=True) reverses the ascending slice [start:stop];
+                # positions counted from the end are [size - stop : size - start].
+                size = len(source)
+                start, stop = max(size - stop, 0), max(size - start, 0)
             return [rows[e[-1]] for e in source.islice(start, stop, reverse=self.reverse)]
         return list(itertools.islice(iter(self), start, stop))
 

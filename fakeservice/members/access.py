@@ -26,6 +26,12 @@ def _active_level(store: Store, kind: str, source_id: int, user_id: int, now: An
     return member.access_level
 
 
+def share_active(share: dict[str, Any], now: Any) -> bool:
+    """Whether a project's share with a group still grants access (expiry is a date)."""
+    expires = share.get("expires_at")
+    return expires is None or now.date() < expires
+
+
 def group_access(store: Store, user: Any, group: Namespace, now: Any) -> int:
     """The user's role in a group, inherited from ancestors (0 when none)."""
     if user is None:
@@ -52,7 +58,7 @@ def project_access(store: Store, user: Any, project: Project, now: Any) -> int:
         level = max(level, group_access(store, user, namespace, now))
     for share in project.shared_with_groups:
         group = namespaces(store).get(share["group_id"])
-        if group is not None:
+        if group is not None and share_active(share, now):
             via = group_access(store, user, group, now)
             if via:
                 level = max(level, min(via, share["group_access_level"]))
@@ -129,7 +135,8 @@ def authorized_projects(store: Store, user: Any, now: Any) -> dict[int, int]:
             for entry in table.sorted["shared_with"].part(ns.id):
                 project = table.rows[entry[-1]]
                 share = next(s for s in project.shared_with_groups if s["group_id"] == ns.id)
-                grant(project.id, min(member.access_level, share["group_access_level"]))
+                if share_active(share, now):
+                    grant(project.id, min(member.access_level, share["group_access_level"]))
     return out
 
 
@@ -175,3 +182,40 @@ def visible_projects(
     if private:
         sources.append(table.ordered(private, ORDERS[order_by]).sources[0])
     return Selection(table, sources, reverse=reverse)
+
+
+def direct_group_levels(store: Store, user: Any, now: Any) -> dict[int, int]:
+    """Groups the user is a direct (active) member of, with the member's role."""
+    out: dict[int, int] = {}
+    if user is None:
+        return out
+    for member in of_user(store, user.id):
+        if member.source_kind == NAMESPACE and member.active(now):
+            group = namespaces(store).get(member.source_id)
+            if group is not None and group.is_group:
+                out[group.id] = member.access_level
+    return out
+
+
+def member_group_ids(store: Store, user: Any, now: Any) -> set[int]:
+    """The groups a user sees through memberships (``GET /groups`` without ``all_available``).
+
+    As the real service's groups finder: the groups the user is a direct member of with
+    their descendants and ancestors, plus the groups (and ancestors) holding projects the
+    user is a direct member of.
+    """
+    out: set[int] = set()
+    if user is None:
+        return out
+    for group_id in direct_group_levels(store, user, now):
+        group = namespaces(store).rows[group_id]
+        out.update(self_and_ancestor_ids(store, group))
+        out.update(d.id for d in descendants(store, group))
+    for member in of_user(store, user.id):
+        if member.source_kind != PROJECT or not member.active(now):
+            continue
+        project = projects(store).get(member.source_id)
+        ns = namespaces(store).get(project.namespace_id) if project else None
+        if ns is not None and ns.is_group:
+            out.update(self_and_ancestor_ids(store, ns))
+    return out

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
-from fakeservice.core.store import SortKey, Store, Table
+from fakeservice.core.store import SortKey, Store, Table, as_id
 from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace, namespaces, path_errors
 
 FEATURES = (
@@ -131,15 +131,44 @@ def install(store: Store) -> None:
 
 def find_project(store: Store, key: str | int) -> Project | None:
     """A project by integer id or by full path (case-insensitive)."""
-    text = str(key)
     table = projects(store)
-    if text.isdigit():
-        return table.get(int(text))
-    return table.by("full_path", text.strip("/").lower())
+    record_id = as_id(key)
+    if record_id is not None:
+        return table.get(record_id)
+    return table.by("full_path", str(key).strip("/").lower())
 
 
 def namespace_of(store: Store, project: Project) -> Namespace:
     return namespaces(store).rows[project.namespace_id]
+
+
+def project_errors(
+    store: Store,
+    namespace: Namespace,
+    *,
+    name: str | None,
+    path: str,
+    visibility: str,
+    exclude: int | None = None,
+) -> dict[str, list[str]]:
+    """Model validation of a project's name, path and visibility inside ``namespace``
+    (``exclude``: the project being edited, which may keep its own path)."""
+    errors: dict[str, list[str]] = {}
+    if not (name or "").strip():
+        errors["name"] = ["can't be blank"]
+    found = path_errors(path)
+    if found:
+        errors["path"] = found
+    else:
+        other = find_project(store, f"{namespace.full_path}/{path}")
+        if other is not None and other.id != exclude:
+            errors.setdefault("path", []).append("has already been taken")
+            errors.setdefault("name", []).append("has already been taken")
+    if namespace.is_group and VISIBILITY_LEVEL[visibility] > VISIBILITY_LEVEL[namespace.visibility]:
+        errors.setdefault("visibility_level", []).append(
+            f"{visibility} is not allowed in a {namespace.visibility} group."
+        )
+    return errors
 
 
 def create_project(
@@ -155,23 +184,12 @@ def create_project(
     """Validate and insert a project (without repository content)."""
     name = name if name is not None else path
     path = path if path is not None else _path_from_name(name or "")
-    errors: dict[str, list[str]] = {}
-    if not (name or "").strip():
-        errors["name"] = ["can't be blank"]
-    found = path_errors(path)
-    if found:
-        errors["path"] = found
-    full_path = f"{namespace.full_path}/{path}"
-    if not found and find_project(store, full_path) is not None:
-        errors.setdefault("path", []).append("has already been taken")
-        errors.setdefault("name", []).append("has already been taken")
-    visibility = fields.get("visibility", "private")
-    if namespace.is_group and VISIBILITY_LEVEL[visibility] > VISIBILITY_LEVEL[namespace.visibility]:
-        errors.setdefault("visibility_level", []).append(
-            f"{visibility} is not allowed in a {namespace.visibility} group."
-        )
+    errors = project_errors(
+        store, namespace, name=name, path=path, visibility=fields.get("visibility", "private")
+    )
     if errors:
         raise ValidationFailed(errors)
+    full_path = f"{namespace.full_path}/{path}"
     assert name is not None
     project = Project(
         id=store.next_id("projects"),
@@ -198,3 +216,17 @@ def _path_from_name(name: str) -> str:
 def touch(store: Store, project: Project, now: dt.datetime) -> None:
     """Record activity on a project (updates ``last_activity_at`` and ``updated_at``)."""
     projects(store).update(project, last_activity_at=now, updated_at=now)
+
+
+def refresh_paths(store: Store, namespace: Namespace) -> None:
+    """Recompute ``path_with_namespace`` and ``name_with_namespace`` of the projects
+    directly inside ``namespace`` after it was renamed or moved (call it for each
+    namespace whose ``full_path`` or ``full_name`` changed)."""
+    table = projects(store)
+    for entry in list(table.sorted["ns_by_id"].part(namespace.id)):
+        project = table.rows[entry[-1]]
+        table.update(
+            project,
+            path_with_namespace=f"{namespace.full_path}/{project.path}",
+            name_with_namespace=f"{namespace.full_name} / {project.name}",
+        )

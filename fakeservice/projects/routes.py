@@ -24,6 +24,7 @@ from fakeservice.projects.models import (
     ORDERS,
     Project,
     create_project,
+    project_errors,
     projects,
 )
 from fakeservice.projects.views import project_full, project_simple, statistics_view
@@ -418,20 +419,24 @@ def edit(ctx: Context) -> Any:
     require_access(ctx, project, MAINTAINER)
     fields, features = _edit_fields(ctx)
     p = ctx.params
+    ns = namespaces(ctx.store).rows[project.namespace_id]
+    name = p.get("name", project.name)
+    path = p.get("path", project.path)
+    errors = project_errors(
+        ctx.store,
+        ns,
+        name=name,
+        path=path,
+        visibility=fields.get("visibility", project.visibility),
+        exclude=project.id,
+    )
+    if errors:
+        raise ValidationFailed(errors)
     if "name" in p or "path" in p:
-        ns = namespaces(ctx.store).rows[project.namespace_id]
-        name = p.get("name", project.name)
-        path = p.get("path", project.path)
-        full = f"{ns.full_path}/{path}"
-        other = projects(ctx.store).by("full_path", full.lower())
-        if other is not None and other.id != project.id:
-            raise ValidationFailed(
-                {"name": ["has already been taken"], "path": ["has already been taken"]}
-            )
         fields.update(
             name=name,
             path=path,
-            path_with_namespace=full,
+            path_with_namespace=f"{ns.full_path}/{path}",
             name_with_namespace=f"{ns.full_name} / {name}",
         )
     project.features.update(features)

@@ -145,7 +145,11 @@ def oauth_token(ctx: Context) -> Any:
     p = ctx.params
     if p["grant_type"] == "password":
         user = find_by_username(ctx.store, p.get("username") or "")
-        if user is None or user.password_digest != hash_password(p.get("password") or ""):
+        if (
+            user is None
+            or user.state in ("blocked", "blocked_pending_approval")
+            or user.password_digest != hash_password(p.get("password") or "")
+        ):
             raise _oauth_error(
                 "invalid_grant",
                 "The provided authorization grant is invalid, expired, revoked, does not match "

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
-from fakeservice.core.store import Store, Table
+from fakeservice.core.store import Store, Table, as_id
 
 USER_TYPES = ("human", "project_bot", "alert_bot", "support_bot", "ghost", "service_user")
 INTERNAL_TYPES = frozenset({"alert_bot", "support_bot", "ghost"})
@@ -139,10 +139,10 @@ def find_by_email(store: Store, email: str) -> User | None:
 
 
 def find_by_id_or_username(store: Store, key: str | int) -> User | None:
-    text = str(key)
-    if text.isdigit():
-        return users(store).get(int(text))
-    return find_by_username(store, text)
+    record_id = as_id(key)
+    if record_id is not None:
+        return users(store).get(record_id)
+    return find_by_username(store, str(key))
 
 
 USERNAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
@@ -165,11 +165,13 @@ def username_errors(store: Store, username: str, *, exclude: int | None = None) 
     from fakeservice.groups.models import find_namespace
 
     namespace = find_namespace(store, username) if username else None
-    if (taken is not None and taken.id != exclude) or (
+    own_namespace = (
         namespace is not None
-        and namespace.owner_id != exclude
-        and (taken is None or taken.id != exclude)
-    ):
+        and namespace.kind == "user"
+        and exclude is not None
+        and namespace.owner_id == exclude
+    )
+    if (taken is not None and taken.id != exclude) or (namespace is not None and not own_namespace):
         errors.append("has already been taken")
     return errors
 
@@ -227,7 +229,8 @@ def create_user(store: Store, now: dt.datetime, **fields: Any) -> User:
 
 
 def modify_user(store: Store, user: User, now: dt.datetime, **fields: Any) -> User:
-    from fakeservice.groups.models import rename_user_namespace
+    from fakeservice.groups.models import namespaces, rename_user_namespace
+    from fakeservice.projects.models import refresh_paths
 
     password = fields.pop("password", None)
     if password is not None:
@@ -237,4 +240,7 @@ def modify_user(store: Store, user: User, now: dt.datetime, **fields: Any) -> Us
     users(store).update(user, updated_at=now, **fields)
     if user.username != old_username or "name" in fields:
         rename_user_namespace(store, user)
+        namespace = namespaces(store).get(user.namespace_id)
+        if namespace is not None:
+            refresh_paths(store, namespace)
     return user

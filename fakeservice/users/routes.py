@@ -7,8 +7,9 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from fakeservice.core.errors import Conflict, Forbidden, NotFound, ValidationFailed
+from fakeservice.core.errors import Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed
 from fakeservice.core.store import Selection
+from fakeservice.members.access import authorized_projects
 from fakeservice.members.models import members, of_user
 from fakeservice.tokens.models import tokens
 from fakeservice.users.models import (
@@ -188,14 +189,13 @@ def _users_selection(ctx: Context) -> Selection[User]:
         )
     if p.get("created_before"):
         before = p["created_before"]
-        predicates.append(lambda u: u.created_at < before)
+        predicates.append(lambda u: u.created_at <= before)
     if p.get("created_after"):
         after = p["created_after"]
-        predicates.append(lambda u: u.created_at > after)
+        predicates.append(lambda u: u.created_at >= after)
     if p["without_projects"]:
-        predicates.append(
-            lambda u: not any(m.source_kind == "project" for m in of_user(ctx.store, u.id))
-        )
+        store, now = ctx.store, ctx.now
+        predicates.append(lambda u: not authorized_projects(store, u, now))
     if admin and p.get("two_factor"):
         wanted = p["two_factor"] == "enabled"
         predicates.append(lambda u: u.two_factor_enabled == wanted)
@@ -222,7 +222,7 @@ def _users_selection(ctx: Context) -> Selection[User]:
 def list_users(ctx: Context) -> Any:
     """List users."""
     if ctx.params.get("extern_uid") and not ctx.is_admin:
-        raise Forbidden()
+        raise Unauthorized() if ctx.user is None else Forbidden()
     return ctx.paginate(_users_selection(ctx), _list_view(ctx))
 
 
@@ -438,7 +438,7 @@ def _set_state(ctx: Context, event: str) -> Any:
             return True
         if user.state != "blocked":
             raise Forbidden(
-                f"{user.state.replace('_', ' ').capitalize()} users cannot be unblocked"
+                f"{user.state.replace('_', ' ').capitalize()} users cannot be unblocked by the API"
             )
         users(ctx.store).update(user, state="active")
         return True

@@ -1,0 +1,1 @@
+"""Tests of the foundation: conventions, authentication, pagination, users, tokens, projects."""
