@@ -93,7 +93,8 @@ def find_namespace(store: Store, full_path: str) -> Namespace | None:
 
 def find_group(store: Store, key: str | int) -> Namespace | None:
     text = str(key)
-    found = namespaces(store).get(int(text)) if text.isdigit() else find_namespace(store, text)
+    by_id = text.isascii() and text.isdigit()
+    found = namespaces(store).get(int(text)) if by_id else find_namespace(store, text)
     return found if found is not None and found.is_group else None
 
 
@@ -222,3 +223,68 @@ def delete_group(store: Store, group: Namespace) -> None:
         for member in of_source(store, NAMESPACE, ns.id):
             member_table.delete(member)
         table.delete(ns)
+
+
+def _visibility_errors(store: Store, group: Namespace, visibility: str) -> list[str]:
+    """Why a group may not take ``visibility`` (parent, subgroups, projects), as the service words it."""
+    from fakeservice.projects.models import projects
+
+    level = VISIBILITY_LEVEL[visibility]
+    parent = namespaces(store).get(group.parent_id)
+    if parent is not None and level > VISIBILITY_LEVEL[parent.visibility]:
+        return [
+            f"{visibility} is not allowed since the parent group has a {parent.visibility} visibility."
+        ]
+    project_table = projects(store)
+    for entry in project_table.sorted["ns_by_id"].part(group.id):
+        if VISIBILITY_LEVEL[project_table.rows[entry[-1]].visibility] > level:
+            return [
+                f"{visibility} is not allowed since this group contains projects with higher visibility."
+            ]
+    if any(VISIBILITY_LEVEL[child.visibility] > level for child in children(store, group)):
+        return [f"{visibility} is not allowed since there are sub-groups with higher visibility."]
+    return []
+
+
+def update_group(store: Store, group: Namespace, now: dt.datetime, **fields: Any) -> Namespace:
+    """Validate and apply group settings; a new name or path moves every descendant path."""
+    errors: dict[str, list[str]] = {}
+    if "name" in fields and not str(fields["name"]).strip():
+        errors["name"] = ["can't be blank"]
+    if "path" in fields and fields["path"] != group.path:
+        found = path_errors(fields["path"])
+        parent = namespaces(store).get(group.parent_id)
+        full_path = f"{parent.full_path}/{fields['path']}" if parent else fields["path"]
+        other = find_namespace(store, full_path)
+        if not found and other is not None and other.id != group.id:
+            found = ["has already been taken"]
+        if found:
+            errors["path"] = found
+    if "visibility" in fields:
+        found = _visibility_errors(store, group, fields["visibility"])
+        if found:
+            errors["visibility_level"] = found
+    if errors:
+        raise ValidationFailed(errors)
+    renamed = (
+        fields.get("name", group.name) != group.name or fields.get("path", group.path) != group.path
+    )
+    namespaces(store).update(group, updated_at=now, **fields)
+    if renamed:
+        _refresh_paths(store, group)
+    return group
+
+
+def _refresh_paths(store: Store, group: Namespace) -> None:
+    """Recompute full paths and names of a group, its descendants and their projects."""
+    from fakeservice.projects.models import refresh_paths
+
+    table = namespaces(store)
+    for ns in [group, *descendants(store, group)]:
+        parent = table.get(ns.parent_id)
+        table.update(
+            ns,
+            full_path=f"{parent.full_path}/{ns.path}" if parent else ns.path,
+            full_name=f"{parent.full_name} / {ns.name}" if parent else ns.name,
+        )
+        refresh_paths(store, ns)

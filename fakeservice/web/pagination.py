@@ -105,7 +105,7 @@ class Paginator:
         if errors:
             raise ParamError(errors)
         offset = (page - 1) * per_page
-        if self.keyset_kind and offset > MAX_OFFSET:
+        if self.keyset_kind and page * per_page > MAX_OFFSET:
             kind = self.keyset_kind
             raise MethodNotAllowed(
                 error=(
