@@ -7,7 +7,7 @@ import datetime as dt
 from typing import Any
 
 from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed
-from fakeservice.tokens.models import SCOPES, find_secret, issue_token, tokens
+from fakeservice.tokens.models import SCOPES, AccessToken, find_secret, issue_token, tokens
 from fakeservice.tokens.views import token_view
 from fakeservice.users.models import find_by_username, hash_password, users
 from fakeservice.web.context import Context
@@ -96,6 +96,11 @@ def list_tokens(ctx: Context) -> Any:
 )
 def get_token(ctx: Context) -> Any:
     """One token by id (own, or anyone's for administrators)."""
+    return token_view(_visible_token(ctx), ctx.now)
+
+
+def _visible_token(ctx: Context) -> AccessToken:
+    """The token of the ``token_id`` path parameter: own, or anyone's for administrators."""
     token = tokens(ctx.store).get(ctx.params["token_id"])
     if (
         token is None
@@ -103,7 +108,7 @@ def get_token(ctx: Context) -> Any:
         or (token.user_id != ctx.user.id and not ctx.is_admin)
     ):
         raise NotFound()
-    return token_view(token, ctx.now)
+    return token
 
 
 @api.delete(
@@ -113,14 +118,7 @@ def get_token(ctx: Context) -> Any:
 )
 def revoke_token(ctx: Context) -> Any:
     """Revoke a token by id (own, or anyone's for administrators)."""
-    token = tokens(ctx.store).get(ctx.params["token_id"])
-    if (
-        token is None
-        or token.kind == "oauth"
-        or (token.user_id != ctx.user.id and not ctx.is_admin)
-    ):
-        raise NotFound()
-    token.revoked = True
+    _visible_token(ctx).revoked = True
     return None
 
 
