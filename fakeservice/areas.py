@@ -19,6 +19,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.members.models",
     "fakeservice.tokens.models",
     "fakeservice.repository.models",
+    "fakeservice.ci.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -31,10 +32,19 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.custom_attributes.routes",
     "fakeservice.control.routes",
     "fakeservice.repository.routes",
+    "fakeservice.repository.refs_routes",
+    "fakeservice.repository.protected_routes",
+    "fakeservice.repository.commit_routes",
+    "fakeservice.repository.git_http",
+    "fakeservice.ci.routes_jobs",
+    "fakeservice.ci.routes_pipelines",
+    "fakeservice.ci.routes_artifacts",
+    "fakeservice.ci.routes_lint",
+    "fakeservice.ci.routes_control",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
-SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service",)
+SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service", "fakeservice.ci.extension")
 
 
 def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:

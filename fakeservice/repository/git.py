@@ -71,6 +71,7 @@ FILE_MISSING = "A file with this name doesn't exist"
 DIR_EXISTS = "A directory with this name already exists"
 EMPTY_PATH = "You must provide a file path"
 TRAVERSAL = "Path cannot include directory traversal"
+NUL_IN_PATH = "Path cannot include null bytes"
 NOT_ON_BRANCH = "You can only create or edit files when you are on a branch"
 STALE_UPDATE = "You are attempting to update a file that has changed since you started editing it."
 STALE_DELETE = "You are attempting to delete a file that has been previously updated."
@@ -317,6 +318,8 @@ def normalize_path(path: str | None) -> Path:
         raise BadRequest(TRAVERSAL, raw=True)
     if not segments:
         raise BadRequest(EMPTY_PATH, raw=True)
+    if any("\0" in s for s in segments):
+        raise BadRequest(NUL_IN_PATH, raw=True)
     return tuple(_enc(s) for s in segments)
 
 
@@ -342,7 +345,8 @@ def _valid_ref_name(prefix: bytes, name: str) -> bool:
         return False
 
 
-def _valid_branch_name(name: str) -> bool:
+def valid_branch_name(name: str) -> bool:
+    """Whether ``name`` may name a branch (git's ref rules, not ``HEAD``, no leading ``-``)."""
     return name != "HEAD" and _valid_ref_name(HEADS, name)
 
 
@@ -555,7 +559,7 @@ class Repository:
 
     def create_branch(self, name: str, ref: str) -> Branch:
         """Create ``name`` at ``ref``. 400 for a bad name, an existing branch or a bad ref."""
-        if not _valid_branch_name(name):
+        if not valid_branch_name(name):
             raise _bad(BRANCH_INVALID)
         if self.branch(name) is not None:
             raise _bad(BRANCH_EXISTS)
@@ -1232,7 +1236,7 @@ class Repository:
     def _commit_parent(self, branch: str, start_branch: str | None, force: bool) -> bytes | None:
         """The commit a new commit on ``branch`` builds on (None for an empty repository)."""
         if self.is_empty:
-            if not _valid_branch_name(branch):
+            if not valid_branch_name(branch):
                 raise _bad(BRANCH_INVALID)
             return None
         source = self.branch(start_branch or branch)
@@ -1244,7 +1248,7 @@ class Repository:
                     f"A branch called '{branch}' already exists. "
                     "Switch to that branch in order to make changes"
                 )
-            if not _valid_branch_name(branch):
+            if not valid_branch_name(branch):
                 raise _bad(
                     f"Something went wrong when we tried to create '{branch}' for you: "
                     f"{BRANCH_INVALID}"

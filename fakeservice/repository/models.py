@@ -1,9 +1,111 @@
-"""Repositories of projects (one in-memory git repository per project)."""
+"""Project repositories in the store, and the writes that keep projects in step with them.
+
+Each project's :class:`~fakeservice.repository.git.Repository` lives in
+``store.extras["repositories"][project_id]``, so snapshots and restores carry it. A
+project that never had a successful write has none: reads and writes get a fresh empty
+repository, which is stored by :func:`record_change` once a write succeeds (a failed
+write leaves no trace). The repository's default branch follows the project's
+``default_branch`` while that branch exists (or while the repository is empty), and
+after every change the project follows the repository: ``empty_repo`` turns false with the first commit (which
+also protects the default branch), ``default_branch`` names the branch the repository
+adopted, and ``last_activity_at`` moves to the service clock.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
+
 from fakeservice.core.store import Store
+from fakeservice.projects.models import Project, projects
+from fakeservice.repository import protected
+from fakeservice.repository.access import default_branch_protection
+from fakeservice.repository.git import Action, ApiFlavour, Repository
+from fakeservice.users.models import User
+
+DEFAULT_BRANCH = "main"
+_KEY = "repositories"
 
 
 def install(store: Store) -> None:
-    """Declare the repository area's tables."""
+    """Declare the repository area's tables (repositories themselves live in extras)."""
+    protected.install(store)
+
+
+def _repositories(store: Store) -> dict[int, Repository]:
+    return store.extras.setdefault(_KEY, {})
+
+
+def _follow_project(repo: Repository, project: Project) -> Repository:
+    wanted = project.default_branch
+    moves = wanted and wanted != repo.default_branch
+    if moves and (repo.is_empty or repo.branch(wanted) is not None):
+        repo.default_branch = wanted
+    return repo
+
+
+def find_repository(store: Store, project: Project) -> Repository | None:
+    """The project's stored repository, or None when nothing was ever written."""
+    repo = _repositories(store).get(project.id)
+    return _follow_project(repo, project) if repo is not None else None
+
+
+def read_repository(store: Store, project: Project) -> Repository:
+    """The project's repository: the stored one, or a fresh empty one (not yet stored)."""
+    found = find_repository(store, project)
+    return found if found is not None else Repository(project.default_branch or DEFAULT_BRANCH)
+
+
+def commit_email(user: User) -> str:
+    return user.commit_email or user.email
+
+
+def commit_files(
+    store: Store,
+    project: Project,
+    repo: Repository,
+    actions: Sequence[Action],
+    *,
+    user: User,
+    now: dt.datetime,
+    branch: str,
+    message: str,
+    author_name: str | None = None,
+    author_email: str | None = None,
+    start_branch: str | None = None,
+    force: bool = False,
+    api: ApiFlavour = "files",
+) -> str:
+    """Commit ``actions`` on ``branch`` as ``user`` (the committer; the author unless
+    given) at ``now``; all or nothing. Returns the new commit's sha."""
+    sha = repo.commit(
+        branch,
+        actions,
+        message=message,
+        author_name=author_name or user.name,
+        author_email=author_email or commit_email(user),
+        committer_name=user.name,
+        committer_email=commit_email(user),
+        when=now,
+        start_branch=start_branch,
+        force=force,
+        api=api,
+    )
+    record_change(store, project, repo, now)
+    return sha
+
+
+def record_change(store: Store, project: Project, repo: Repository, now: dt.datetime) -> None:
+    """Store ``repo`` as the project's repository if it is new, and bring the project in
+    step with it after refs moved."""
+    _repositories(store).setdefault(project.id, repo)
+    changes: dict[str, object] = {"last_activity_at": now}
+    if not repo.is_empty:
+        if project.empty_repo:
+            changes["empty_repo"] = False
+            protected.protect_default_branch(
+                store, project.id, repo.default_branch, default_branch_protection(store, project)
+            )
+        if project.default_branch != repo.default_branch:
+            changes["default_branch"] = repo.default_branch
+    projects(store).update(project, **changes)

@@ -1,1 +1,240 @@
-"""Repository endpoints."""
+"""Repository files endpoints (seed 001 §4.1): get, metadata (HEAD), blame, raw, create,
+update, delete; and the project hooks of the repository area (``initialize_with_readme``
+on creation, ``readme_url`` in project views).
+
+``:file_path`` is one URL-encoded segment (``%2F`` inside), decoded after routing. Every
+file read answers with the ``X-Service-*`` metadata headers; HEAD answers with them only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakeservice.core.errors import ParamError
+from fakeservice.core.store import Store
+from fakeservice.projects.models import Project
+from fakeservice.projects.routes import create_hooks
+from fakeservice.projects.views import register_view_extension
+from fakeservice.repository import scenario as _scenario  # noqa: F401  (registers its section)
+from fakeservice.repository.git import Action, FileInfo, Repository, valid_branch_name
+from fakeservice.repository.guards import decode_content, read_path, readable, visible_project
+from fakeservice.repository.guards import writable as writable_repository
+from fakeservice.repository.models import (
+    DEFAULT_BRANCH,
+    commit_files,
+    find_repository,
+    read_repository,
+)
+from fakeservice.repository.views import blame_view, content_disposition, file_headers, file_view
+from fakeservice.web.context import Context
+from fakeservice.web.http import Response, json_response
+from fakeservice.web.params import BOOL, HASH, INT, STR, Invalid, Param
+from fakeservice.web.routing import PUBLIC, REQUIRED, api
+
+FILE = "/projects/:id/repository/files/:file_path"
+READ_SCOPES = ("read_repository",)
+
+ID = Param("id", STR, required=True)
+FILE_PATH = Param("file_path", STR, required=True)
+READ_PARAMS = (ID, FILE_PATH, Param("ref", STR, required=True, allow_blank=False))
+RAW_PARAMS = (
+    ID,
+    FILE_PATH,
+    Param("ref", STR, allow_blank=False),
+    Param("lfs", BOOL, default=False),
+)
+BLAME_PARAMS = (*READ_PARAMS, Param("range", HASH))
+SIMPLE_WRITE = (
+    ID,
+    FILE_PATH,
+    Param("branch", STR, required=True, allow_blank=False),
+    Param("commit_message", STR, required=True, allow_blank=False),
+    Param("start_branch", STR),
+    Param("author_email", STR),
+    Param("author_name", STR),
+)
+EXTENDED_WRITE = (
+    *SIMPLE_WRITE,
+    Param("content", STR, required=True),
+    Param("encoding", STR, default="text", values=("base64", "text")),
+    Param("last_commit_id", STR),
+    Param("execute_filemode", BOOL),
+)
+DELETE_PARAMS = (*SIMPLE_WRITE, Param("last_commit_id", STR))
+
+README_NAMES = ("README.md", "README", "README.rst", "README.txt", "README.markdown")
+
+
+# -- reads --------------------------------------------------------------------------------
+
+
+def _read(ctx: Context, ref: str | None) -> tuple[Repository, FileInfo]:
+    _, repo = readable(ctx)
+    path = read_path(ctx.params["file_path"])
+    return repo, repo.read_file(ref or repo.default_branch, path)
+
+
+def _metadata_only(info: FileInfo) -> Response:
+    return Response(200, [("Content-Type", "application/json"), *file_headers(info)], b"")
+
+
+@api.get(FILE, params=READ_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def get_file(ctx: Context) -> Any:
+    """Get a file: metadata and base64 content."""
+    _, info = _read(ctx, ctx.params["ref"])
+    return json_response(file_view(info), headers=file_headers(info))
+
+
+@api.head(FILE, params=READ_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def head_file(ctx: Context) -> Any:
+    """File metadata in ``X-Service-*`` headers."""
+    return _metadata_only(_read(ctx, ctx.params["ref"])[1])
+
+
+def _blame_range(raw: dict[str, Any] | None) -> tuple[int | None, int | None]:
+    if raw is None:
+        return None, None
+    errors: list[str] = []
+    bounds: dict[str, int] = {}
+    for key in ("start", "end"):
+        label = f"range[{key}]"
+        if key not in raw:
+            errors.append(f"{label} is missing")
+            continue
+        try:
+            value = INT.coerce(raw[key])
+        except Invalid:
+            errors.append(f"{label} is invalid")
+            continue
+        if value < 1:
+            errors.append(f"{label} does not have a valid value")
+            continue
+        bounds[key] = value
+    if errors:
+        raise ParamError(errors)
+    return bounds["start"], bounds["end"]
+
+
+@api.get(FILE + "/blame", params=BLAME_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def blame(ctx: Context) -> Any:
+    """Blame ranges of a file (optionally lines ``range[start]``..``range[end]``)."""
+    start, end = _blame_range(ctx.params.get("range"))
+    repo, info = _read(ctx, ctx.params["ref"])
+    ranges = repo.blame(info.ref, info.file_path, start, end)
+    return json_response(blame_view(ranges), headers=file_headers(info))
+
+
+@api.head(FILE + "/blame", params=BLAME_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def head_blame(ctx: Context) -> Any:
+    """Blame metadata in ``X-Service-*`` headers."""
+    return _metadata_only(_read(ctx, ctx.params["ref"])[1])
+
+
+@api.get(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def raw(ctx: Context) -> Any:
+    """Raw file content (``ref`` defaults to the default branch; ``lfs`` is ignored)."""
+    repo, info = _read(ctx, ctx.params.get("ref"))
+    content = repo.raw(info.ref, info.file_path)
+    kind = "application/octet-stream" if b"\0" in content else "text/plain; charset=utf-8"
+    headers = [
+        ("Content-Type", kind),
+        ("Content-Disposition", content_disposition(info.file_name)),
+        *file_headers(info),
+    ]
+    return Response(200, headers, content)
+
+
+@api.head(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+def head_raw(ctx: Context) -> Any:
+    """Raw file metadata in ``X-Service-*`` headers."""
+    return _metadata_only(_read(ctx, ctx.params.get("ref"))[1])
+
+
+# -- writes -------------------------------------------------------------------------------
+
+
+def _write(ctx: Context, kind: str) -> dict[str, Any]:
+    p = ctx.params
+    project = visible_project(ctx)
+    content = None
+    if kind != "delete":
+        content = decode_content(p.get("content"), p["encoding"], "content")
+    repo = writable_repository(ctx, project, p["branch"])
+    action = Action(
+        kind,
+        p["file_path"],
+        content=content,
+        execute_filemode=p.get("execute_filemode") if kind != "delete" else None,
+        last_commit_id=p.get("last_commit_id") if kind != "create" else None,
+    )
+    commit_files(
+        ctx.store,
+        project,
+        repo,
+        [action],
+        user=ctx.user,
+        now=ctx.now,
+        branch=p["branch"],
+        message=p["commit_message"],
+        author_name=p.get("author_name"),
+        author_email=p.get("author_email"),
+        start_branch=p.get("start_branch"),
+    )
+    return {"file_path": p["file_path"], "branch": p["branch"]}
+
+
+@api.post(FILE, params=EXTENDED_WRITE, auth=REQUIRED)
+def create_file(ctx: Context) -> Any:
+    """Create a file in one commit."""
+    return _write(ctx, "create")
+
+
+@api.put(FILE, params=EXTENDED_WRITE, auth=REQUIRED)
+def update_file(ctx: Context) -> Any:
+    """Update a file in one commit (``last_commit_id`` guards against stale edits)."""
+    return _write(ctx, "update")
+
+
+@api.delete(FILE, params=DELETE_PARAMS, auth=REQUIRED)
+def delete_file(ctx: Context) -> Any:
+    """Delete a file in one commit."""
+    _write(ctx, "delete")
+
+
+# -- project hooks ------------------------------------------------------------------------
+
+
+def initialize_with_readme(ctx: Context, project: Project, params: dict[str, Any]) -> None:
+    """``initialize_with_readme``: commit ``README.md`` (``# <name>``) on the default branch
+    (``main`` when the project's ``default_branch`` is not a valid branch name)."""
+    if not params.get("initialize_with_readme"):
+        return
+    repo = read_repository(ctx.store, project)
+    if not valid_branch_name(repo.default_branch):
+        repo.default_branch = DEFAULT_BRANCH
+    commit_files(
+        ctx.store,
+        project,
+        repo,
+        [Action("create", "README.md", f"# {project.name}\n".encode())],
+        user=ctx.user,
+        now=ctx.now,
+        branch=repo.default_branch,
+        message="Initial commit",
+    )
+
+
+def readme_url(store: Store, project: Project, out: dict[str, Any]) -> None:
+    """``readme_url``: the README at the default branch's head, when there is one."""
+    repo = find_repository(store, project)
+    if repo is None or repo.is_empty:
+        return
+    for name in README_NAMES:
+        if repo.exists(None, name):
+            out["readme_url"] = f"{out['web_url']}/-/blob/{repo.default_branch}/{name}"
+            return
+
+
+if initialize_with_readme not in create_hooks:
+    create_hooks.append(initialize_with_readme)
+register_view_extension(readme_url)

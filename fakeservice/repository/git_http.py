@@ -1,0 +1,217 @@
+"""git over HTTP (clone, fetch, push) at ``/<namespace>/<project>.git`` (nested namespaces
+too; the ``.git`` suffix may be left out), outside ``/api/v4``.
+
+These endpoints do their own authentication, HTTP Basic as git speaks it, instead of the
+API's token resolution: the password is a personal, project or OAuth access token (any
+username, ``oauth2`` included) or the user's password. Public code is readable
+anonymously; otherwise missing or wrong credentials get 401 with
+``WWW-Authenticate: Basic realm="GitLab"`` so git asks for them and retries.
+
+* Pull needs the rights to read code and, with a token, one of the scopes ``api``,
+  ``read_repository``, ``write_repository``; a signed-in caller who cannot see the
+  project gets 404.
+* Push needs Developer and a token scope ``api`` or ``write_repository``; each ref
+  update then passes the protected branch rules (push levels, no force push unless
+  allowed, no deletion of a protected branch over git), with the real service's messages.
+
+A push moves the project's refs at once (the API sees it) and updates the project as any
+write does (``empty_repo``, ``default_branch``, default branch protection).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import attrs
+
+from fakeservice.members.access import can_read_project
+from fakeservice.projects.models import Project, find_project
+from fakeservice.repository import protected
+from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code, role
+from fakeservice.repository.git import RefUpdate, Repository
+from fakeservice.repository.models import read_repository, record_change
+from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
+from fakeservice.tokens.models import find_secret
+from fakeservice.users.models import User, find_by_username, hash_password, users
+from fakeservice.web.context import Context
+from fakeservice.web.http import Response
+from fakeservice.web.routing import NO_AUTH, api
+
+CHALLENGE = 'Basic realm="GitLab"'
+ACCESS_DENIED = (
+    "HTTP Basic: Access denied. If a password was provided for Git authentication, the "
+    "password was incorrect or you're required to use a token instead of a password. If a "
+    "token was provided, it was either incorrect, expired, or improperly scoped.\n"
+)
+PROJECT_NOT_FOUND = (
+    "The project you were looking for could not be found or you don't have permission to view it.\n"
+)
+DOWNLOAD_DENIED = "You are not allowed to download code from this project.\n"
+PUSH_PROTECTED = "You are not allowed to push code to protected branches on this project."
+CREATE_PROTECTED = "You are not allowed to create protected branches on this project."
+FORCE_PUSH_PROTECTED = (
+    "You are not allowed to force push code to a protected branch on this project."
+)
+DELETE_PROTECTED = "You can only delete protected branches using the web interface."
+
+READ_SCOPES = frozenset({"api", "read_repository", "write_repository"})
+WRITE_SCOPES = frozenset({"api", "write_repository"})
+PASSWORD_SCOPES = frozenset({"api"})
+
+
+@attrs.frozen
+class GitCaller:
+    """Who a git request runs as: anonymous (``user`` None) or a user with token scopes."""
+
+    user: User | None = None
+    scopes: frozenset[str] = frozenset()
+
+
+class _Refused(Exception):
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status)
+        self.response = response
+
+
+def _text(status: int, message: str, headers: list[tuple[str, str]] | None = None) -> Response:
+    return Response(
+        status,
+        [("Content-Type", "text/plain; charset=utf-8"), *(headers or [])],
+        message.encode(),
+    )
+
+
+def _challenge() -> Response:
+    return _text(401, ACCESS_DENIED, [("WWW-Authenticate", CHALLENGE)])
+
+
+def authenticate(ctx: Context) -> GitCaller:
+    """The caller of HTTP Basic credentials; 401 (as ``_Refused``) when they are wrong."""
+    header = ctx.request.header("authorization")
+    if not header:
+        return GitCaller()
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "basic":
+        raise _Refused(_challenge())
+    try:
+        decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, ValueError):
+        raise _Refused(_challenge()) from None
+    username, _, password = decoded.partition(":")
+    found = _token_caller(ctx, password) or _password_caller(ctx, username, password)
+    if found is None or found.user is None or found.user.state != "active":
+        raise _Refused(_challenge())
+    return found
+
+
+def _token_caller(ctx: Context, secret: str) -> GitCaller | None:
+    token = find_secret(ctx.store, secret) if secret else None
+    if token is None or not token.active(ctx.now):
+        return None
+    return GitCaller(users(ctx.store).get(token.user_id), frozenset(token.scopes))
+
+
+def _password_caller(ctx: Context, username: str, password: str) -> GitCaller | None:
+    user = find_by_username(ctx.store, username) if username and password else None
+    if user is None or user.two_factor_enabled or user.password_digest is None:
+        return None
+    if user.password_digest != hash_password(password):
+        return None
+    return GitCaller(user, PASSWORD_SCOPES)
+
+
+def _project(ctx: Context) -> Project | None:
+    project = find_project(ctx.store, ctx.path_params["repo_path"].strip("/"))
+    if project is None or project.marked_for_deletion_on is not None:
+        return None
+    return project
+
+
+def _serve(ctx: Context, subpath: str, service: str | None) -> Response:
+    try:
+        return _answer(ctx, subpath, service)
+    except _Refused as refusal:
+        return refusal.response
+
+
+def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
+    store, now = ctx.store, ctx.now
+    caller = authenticate(ctx)
+    user = caller.user
+    project = _project(ctx)
+    pushing = service == RECEIVE_PACK
+    if project is None or not can_read_project(store, user, project, now):
+        return _challenge() if user is None else _text(404, PROJECT_NOT_FOUND)
+    readable = can_read_code(store, user, project, now)
+    if user is None and (pushing or not readable):
+        return _challenge()
+    if not readable or (user is not None and not caller.scopes & READ_SCOPES):
+        return _text(403, DOWNLOAD_DENIED)
+    level = role(store, user, project, now)
+    repo = read_repository(store, project)
+    can_push = pushing and bool(caller.scopes & WRITE_SCOPES) and can_push_code(project, level)
+    status, headers, body = handle(
+        repo,
+        ctx.request.method,
+        subpath,
+        ctx.raw,
+        ctx.request.headers,
+        ctx.request.body,
+        can_push=can_push,
+        on_ref_update=lambda _updates: record_change(store, project, repo, now),
+        authorize=_RefRules(ctx, project, repo, level).check,
+    )
+    return Response(status, headers, body)
+
+
+class _RefRules:
+    """The protected branch rules of one push, judged against the repository as it was."""
+
+    def __init__(self, ctx: Context, project: Project, repo: Repository, level: int) -> None:
+        self.store = ctx.store
+        self.project = project
+        self.repo = repo
+        self.level = level
+        self.was_empty = repo.is_empty
+
+    def check(self, update: RefUpdate) -> str | None:
+        branch = update.branch
+        if branch is None:
+            return None
+        rules = [] if self.was_empty else protected.rules_for(self.store, self.project.id, branch)
+        if update.deleted:
+            return DELETE_PROTECTED if rules else None
+        forced = not update.created and not self.repo.is_ancestor(update.old, update.new)
+        if rules and forced and not any(rule.allow_force_push for rule in rules):
+            return FORCE_PUSH_PROTECTED
+        if not can_push_branch(
+            self.store, self.project, self.repo, branch, self.level, was_empty=self.was_empty
+        ):
+            return CREATE_PROTECTED if update.created and rules else PUSH_PROTECTED
+        return None
+
+
+def _register(suffix: str) -> None:
+    base = "/*repo_path" + suffix
+
+    @api.get(base + "/info/refs", auth=NO_AUTH, prefix="")
+    def info_refs(ctx: Context) -> Any:
+        """git ref advertisement (``?service=git-upload-pack|git-receive-pack``)."""
+        service = ctx.raw.get("service")
+        return _serve(ctx, "/info/refs", service if isinstance(service, str) else None)
+
+    @api.post(base + "/" + UPLOAD_PACK, auth=NO_AUTH, prefix="")
+    def upload_pack(ctx: Context) -> Any:
+        """git fetch and clone: send objects."""
+        return _serve(ctx, "/" + UPLOAD_PACK, UPLOAD_PACK)
+
+    @api.post(base + "/" + RECEIVE_PACK, auth=NO_AUTH, prefix="")
+    def receive_pack(ctx: Context) -> Any:
+        """git push: receive objects and move refs."""
+        return _serve(ctx, "/" + RECEIVE_PACK, RECEIVE_PACK)
+
+
+for _suffix in (".git", ""):
+    _register(_suffix)
