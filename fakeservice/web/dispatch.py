@@ -76,7 +76,11 @@ def dispatch(service: FakeService, request: Request) -> Response:
         response = json_response({"message": "500 Internal Server Error"}, 500)
     if request.method == "HEAD":
         response.body = b""
-    service.after_request(request, response, caller)
+    try:
+        service.after_request(request, response, caller)
+    except Exception as error:  # a bug in a hook must not cost the client its answer
+        service.server_errors.append(error)
+        traceback.print_exc(file=sys.stderr)
     return response
 
 

@@ -161,7 +161,9 @@ def parse_body(request: Request) -> dict[str, Any]:
     if "application/json" in ctype or (not ctype and body.lstrip()[:1] in (b"{", b"[")):
         try:
             data = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
+            # a lone surrogate ("\ud800") parses but can never be written back as UTF-8
+            json.dumps(data, ensure_ascii=False).encode()
+        except (ValueError, UnicodeError, RecursionError) as exc:
             raise BodyError("The request body is not valid JSON") from exc
         if isinstance(data, dict):
             return data
