@@ -7,12 +7,15 @@ serve it on a loopback port (``with svc.serve() as url``).
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
+
+import attrs
 
 from fakeservice.areas import extend_service, install_tables, load_routes
 from fakeservice.core.clock import Clock
@@ -22,6 +25,13 @@ from fakeservice.web.auth import Caller
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
 from fakeservice.web.routing import Router, api
+
+if TYPE_CHECKING:
+    from fakeservice.control.faults import Faults
+    from fakeservice.control.journal import Journal
+    from fakeservice.control.ratelimit import RateLimits
+    from fakeservice.control.runner import Runner
+    from fakeservice.control.service import ControlPlane
 
 DEFAULT_BASE_URL = "http://fakeservice.test"
 BeforeHook = Callable[[Request], Response | None]
@@ -39,12 +49,28 @@ def shared_router() -> Router:
     return _router
 
 
+@attrs.frozen
+class ServiceTemplate:
+    """A loaded scenario ready to stamp out services quickly (see :meth:`FakeService.template`)."""
+
+    snapshot: bytes
+    control: dict[str, Any]
+    base_url: str
+
+
 class FakeService:
     """An in-memory fake of the service.
 
     ``scenario`` is a path to a YAML file, a parsed mapping, ``"default"`` (the built-in
     default scenario) or ``None`` (an empty instance with no users at all).
     """
+
+    # Attached at construction by the areas' ``extend(service)`` (SERVICE_EXTENSIONS).
+    control: ControlPlane
+    journal: Journal
+    faults: Faults
+    rate_limits: RateLimits
+    runner: Runner
 
     def __init__(
         self,
@@ -66,40 +92,168 @@ class FakeService:
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)
-        self._initial = self.snapshot()
+        self.mark_initial()
 
     @classmethod
     def from_scenario(cls, path: str | Path, **kw: Any) -> FakeService:
         return cls(path, **kw)
 
+    @classmethod
+    def from_template(cls, template: ServiceTemplate, **kw: Any) -> FakeService:
+        """A new service in the template's state (much faster than loading the scenario)."""
+        kw.setdefault("base_url", template.base_url)
+        service = cls(None, **kw)
+        service.restore(template.snapshot)
+        service.control.load_config(template.control)
+        service._initial = template.snapshot
+        service.control.mark_initial()
+        return service
+
+    def template(self) -> ServiceTemplate:
+        """The state :meth:`reset` returns to, as a :class:`ServiceTemplate`."""
+        return ServiceTemplate(self._initial, self.control.initial, self.base_url)
+
+    @property
+    def url(self) -> str:
+        """The base URL in-process clients use (``base_url``)."""
+        return self.base_url
+
     # -- scenarios, snapshots ------------------------------------------------------------
-    def load_scenario(self, scenario: str | Path | Mapping[str, Any]) -> None:
+    def load_scenario(self, scenario: Any, *, replace: bool = False) -> None:
+        """Load a scenario (path, built-in name, mapping or parsed document).
+
+        By default its records are added to the current state. With ``replace=True`` the
+        whole state (store, clock, faults, rate limits) becomes the scenario's alone, and
+        :meth:`reset` returns to it. A scenario that fails leaves the service untouched.
+        """
         from fakeservice.scenarios.loader import load_into
 
-        load_into(self, scenario)
+        if not replace:
+            load_into(self, scenario)
+            return
+        fresh = type(self)(None, base_url=self.base_url)
+        load_into(fresh, scenario)
+        self.restore(fresh.snapshot())
+        self.control.load_config(fresh.control.config())
+        self.mark_initial()
+        self.journal.clear()
 
     def snapshot(self) -> bytes:
-        """The whole state (store and clock) as bytes."""
+        """The whole state (store and clock) as bytes.
+
+        The journal, faults, rate limits and named snapshots are not part of it.
+        """
         import pickle
 
         with self.store.lock:
             return pickle.dumps((self.store.snapshot(), self.clock.state()))
 
-    def restore(self, snapshot: bytes) -> None:
+    def restore(self, snapshot: bytes | str) -> None:
+        """Restore a snapshot: the bytes of :meth:`snapshot`, or the id of a named one
+        (:meth:`save_snapshot`)."""
         import pickle
 
+        if isinstance(snapshot, str):
+            snapshot = self.control.snapshots.get(snapshot)
         store_state, clock_state = pickle.loads(snapshot)
         with self.store.lock:
             self.store.restore(store_state)
             self.clock.load_state(clock_state)
 
+    def save_snapshot(self, name: str | None = None) -> str:
+        """Keep the current state in memory under ``name`` (or a new id); returns the id."""
+        return self.control.snapshots.save(self.snapshot(), name)
+
     def reset(self) -> None:
-        """Back to the state right after the scenario was loaded."""
+        """Back to the state right after the scenario was loaded.
+
+        Also empties the journal and puts faults and rate limits back to what the
+        scenario declared (their counters start afresh).
+        """
         self.restore(self._initial)
+        self.control.reset()
 
     def mark_initial(self) -> None:
         """Make the current state the one :meth:`reset` returns to."""
         self._initial = self.snapshot()
+        self.control.mark_initial()
+
+    # -- clock ---------------------------------------------------------------------------
+    def now(self) -> dt.datetime:
+        """The service's current time."""
+        return self.clock.now()
+
+    def advance_clock(self, seconds: float = 0.0, **delta: float) -> dt.datetime:
+        """Move a manual clock forward (``seconds`` plus ``minutes=``, ``hours=``...)."""
+        return self.clock.advance(seconds, **delta)
+
+    def set_clock(self, when: dt.datetime | str) -> dt.datetime:
+        """Set a manual clock to ``when`` (a datetime or ISO 8601 text), never backwards."""
+        from fakeservice.control.clocks import as_datetime
+
+        return self.clock.set(as_datetime(when))
+
+    def set_clock_mode(self, mode: str) -> None:
+        """Switch the clock to ``manual``, ``frozen`` or ``real``, from the current time."""
+        from fakeservice.control.clocks import reconfigure
+
+        with self.store.lock:
+            reconfigure(self.clock, mode)
+
+    # -- CI ------------------------------------------------------------------------------
+    def finish_job(self, job_id: int, status: str = "success") -> Any:
+        """Finish a CI job through the CI area's runner (``service.runner``)."""
+        from fakeservice.control.runner import runner_of
+
+        runner = runner_of(self)
+        with self.store.lock:
+            return runner.finish(job_id, status)
+
+    # -- credentials ---------------------------------------------------------------------
+    def admin_tokens(self) -> list[tuple[str, str]]:
+        """``(username, token)`` for each active administrator's usable API token."""
+        from fakeservice.tokens.models import tokens
+        from fakeservice.users.models import users
+
+        now = self.clock.now()
+        found: list[tuple[str, str]] = []
+        with self.store.lock:
+            admins = users(self.store).select("admins", [True])
+            for user in admins:
+                if user.state != "active":
+                    continue
+                for token in tokens(self.store).select("user", [user.id]):
+                    if (
+                        token.kind in ("personal", "impersonation")
+                        and token.active(now)
+                        and "api" in token.scopes
+                    ):
+                        found.append((user.username, token.token))
+        return found
+
+    def admin_token(self) -> str | None:
+        """The first administrator API token (``root-token`` in the default scenario)."""
+        found = self.admin_tokens()
+        return found[0][1] if found else None
+
+    # -- persistence ---------------------------------------------------------------------
+    def save_state(self, path: str | Path) -> None:
+        """Write the state to ``path`` atomically (temp file, fsync, rename)."""
+        from fakeservice.control.statefile import save_state
+
+        save_state(self, path)
+
+    def load_state(self, path: str | Path) -> None:
+        """Restore the state saved in ``path`` by :meth:`save_state`."""
+        from fakeservice.control.statefile import load_state
+
+        load_state(self, path)
+
+    def persist_to(self, path: str | Path) -> None:
+        """Save the state to ``path`` after every state-changing request (not GET/HEAD)."""
+        from fakeservice.control.statefile import Persister
+
+        self.add_hooks(after=Persister(self, path))
 
     # -- hooks ---------------------------------------------------------------------------
     def add_hooks(self, before: BeforeHook | None = None, after: AfterHook | None = None) -> None:

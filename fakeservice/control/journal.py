@@ -1,0 +1,165 @@
+"""The request journal: every API request the service answered, for assertions in tests.
+
+Each entry keeps the method, the raw path, the decoded query, the acting user (after
+sudo), the status, the decoded request body and whether a fault dropped the connection.
+Control-plane requests (``/_fake/...``) are not recorded. The journal is not part of
+snapshots: restoring a snapshot keeps it, :meth:`Journal.clear` (or a reset) empties it.
+It holds at most ``capacity`` entries; older ones are forgotten first.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+
+from fakeservice.control.patterns import RequestPattern
+from fakeservice.web.http import BodyError, Request, UploadedFile, parse_body, parse_query
+
+DEFAULT_CAPACITY = 10_000
+
+
+@attrs.frozen
+class JournalEntry:
+    seq: int
+    time: str
+    method: str
+    path: str
+    query: dict[str, Any]
+    user: str | None
+    status: int
+    body: Any = None
+    sudo_by: str | None = None
+    dropped: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "time": self.time,
+            "method": self.method,
+            "path": self.path,
+            "query": self.query,
+            "user": self.user,
+            "sudo_by": self.sudo_by,
+            "status": self.status,
+            "body": self.body,
+            "dropped": self.dropped,
+        }
+
+
+def decode_body(request: Request) -> Any:
+    """The request body as data: JSON, form fields, multipart (files summarised) or text."""
+    raw = request.body
+    if not raw:
+        return None
+    ctype = (request.header("content-type") or "").lower()
+    if "json" in ctype:
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            return raw.decode("utf-8", "replace")
+    if "multipart/form-data" in ctype or "x-www-form-urlencoded" in ctype:
+        try:
+            return _plain(parse_body(request))
+        except BodyError:
+            return raw.decode("utf-8", "replace")
+    return raw.decode("utf-8", "replace")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, UploadedFile):
+        return {
+            "filename": value.filename,
+            "content_type": value.content_type,
+            "size": len(value.data),
+        }
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+class Journal:
+    """Thread-safe, ordered record of answered requests."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        self._lock = threading.Lock()
+        self._entries: deque[JournalEntry] = deque(maxlen=capacity)
+        self._seq = 0
+
+    def record(
+        self,
+        request: Request,
+        *,
+        status: int,
+        time: str,
+        user: str | None,
+        sudo_by: str | None = None,
+        dropped: bool = False,
+    ) -> JournalEntry:
+        with self._lock:
+            self._seq += 1
+            entry = JournalEntry(
+                seq=self._seq,
+                time=time,
+                method=request.method,
+                path=request.raw_path,
+                query=parse_query(request.query_string),
+                user=user,
+                status=status,
+                body=decode_body(request),
+                sudo_by=sudo_by,
+                dropped=dropped,
+            )
+            self._entries.append(entry)
+            return entry
+
+    def entries(
+        self,
+        method: str | None = None,
+        path: str | None = None,
+        user: str | None = None,
+        status: int | None = None,
+    ) -> list[JournalEntry]:
+        """Entries in order, filtered: ``path`` is a glob (see :mod:`.patterns`), ``user``
+        a username (case-insensitive)."""
+        pattern = RequestPattern(path=path or "/**", method=method or "*")
+        wanted_user = user.lower() if user else None
+        with self._lock:
+            snapshot = list(self._entries)
+        return [
+            entry
+            for entry in snapshot
+            if pattern.matches(entry.method, entry.path)
+            and (wanted_user is None or (entry.user or "").lower() == wanted_user)
+            and (status is None or entry.status == status)
+        ]
+
+    def count(
+        self,
+        method: str | None = None,
+        path: str | None = None,
+        user: str | None = None,
+        status: int | None = None,
+    ) -> int:
+        return len(self.entries(method, path, user, status))
+
+    def last(self) -> JournalEntry | None:
+        with self._lock:
+            return self._entries[-1] if self._entries else None
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[JournalEntry]:
+        with self._lock:
+            return iter(list(self._entries))
