@@ -290,9 +290,9 @@ class FakeService:
         token: str | None = None,
     ) -> Response:
         """Send one request in-process. ``path`` is raw (keep ``%2F``); ``/api/v4`` is
-        prefixed when the path does not start with it or with ``/_fake``."""
+        prefixed unless the path is under ``/api/``, ``/_fake`` or ``/oauth/``, or is a git URL."""
         if (
-            not path.startswith(("/api/", "/_fake"))
+            not path.startswith(("/api/", "/_fake", "/oauth/"))
             and not path.endswith(".git")
             and ".git/" not in path
         ):

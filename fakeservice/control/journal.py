@@ -9,7 +9,6 @@ It holds at most ``capacity`` entries; older ones are forgotten first.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
 from collections.abc import Iterator
@@ -57,12 +56,7 @@ def decode_body(request: Request) -> Any:
     if not raw:
         return None
     ctype = (request.header("content-type") or "").lower()
-    if "json" in ctype:
-        try:
-            return json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            return raw.decode("utf-8", "replace")
-    if "multipart/form-data" in ctype or "x-www-form-urlencoded" in ctype:
+    if "json" in ctype or "multipart/form-data" in ctype or "x-www-form-urlencoded" in ctype:
         try:
             return _plain(parse_body(request))
         except BodyError:

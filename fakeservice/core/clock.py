@@ -87,12 +87,13 @@ class Clock:
 
     # -- persistence ---------------------------------------------------------------------
     def state(self) -> dict[str, object]:
-        return {"mode": self.mode, "start": self._start, "now": self.now()}
+        return {"mode": self.mode, "start": self._start, "now": self.now(), "offset": self._offset}
 
     def load_state(self, state: dict[str, object]) -> None:
         self.mode = state["mode"]  # type: ignore[assignment]
         self._start = state["start"]  # type: ignore[assignment]
         self._now = state["now"]  # type: ignore[assignment]
+        self._offset = float(state.get("offset", self._offset))  # type: ignore[arg-type]
 
 
 def _aware(when: dt.datetime) -> dt.datetime:
