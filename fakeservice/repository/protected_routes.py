@@ -38,15 +38,6 @@ def _rule_or_404(ctx: Context, project: Project) -> protected.ProtectedBranch:
     return rule
 
 
-def _encodable(name: str) -> bool:
-    """Whether a name can be stored and shown (JSON bodies may carry lone surrogates)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _level(value: int | None) -> int:
     return protected.MAINTAINER_ACCESS if value is None else value
 
@@ -70,7 +61,7 @@ def get_protected(ctx: Context) -> Any:
     PATH,
     params=(
         ID,
-        Param("name", STR, required=True, allow_blank=False, check=_encodable),
+        Param("name", STR, required=True, allow_blank=False),
         Param("push_access_level", INT, values=protected.ACCESS_LEVELS),
         Param("merge_access_level", INT, values=protected.ACCESS_LEVELS),
         Param("unprotect_access_level", INT, values=protected.ACCESS_LEVELS),

@@ -336,7 +336,7 @@ def test_protect_and_unprotect(svc: FakeService) -> None:
         body=b'{"name": "\\ud800"}',
         headers={"Content-Type": "application/json"},
     )
-    assert surrogate.json() == {"error": "name does not have a valid value"}
+    assert surrogate.json() == {"error": "The request body is not valid JSON"}
     assert call(svc, "DELETE", f"{PROTECTED}/stable", "maint-token").status == 204
     assert call(svc, "GET", f"{PROTECTED}/stable", "maint-token").status == 404
 
