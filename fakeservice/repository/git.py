@@ -498,6 +498,14 @@ class Repository:
             "default_branch": self._default_branch,
         }
 
+    def __eq__(self, other: object) -> bool:
+        """Two repositories are equal when their objects, refs and default branch are."""
+        if not isinstance(other, Repository):
+            return NotImplemented
+        return self.__getstate__() == other.__getstate__()
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._store = ObjectStore(dict(state["objects"]))
         self._refs = dict(state["refs"])
