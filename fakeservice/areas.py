@@ -20,6 +20,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.tokens.models",
     "fakeservice.repository.models",
     "fakeservice.ci.models",
+    "fakeservice.environments.models",
+    "fakeservice.clusters.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -41,6 +43,8 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_artifacts",
     "fakeservice.ci.routes_lint",
     "fakeservice.ci.routes_control",
+    "fakeservice.environments.routes",
+    "fakeservice.clusters.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

@@ -1,0 +1,148 @@
+"""Scenario, fixtures and helpers of the protected environments tests.
+
+The scenario extends the built-in default one (root-token administrator, alice-token
+owner of ``acme``, bob-read-token reporter with ``read_api``, carol-token external) with:
+
+* ``acme/shop`` (private): maya Maintainer, dora Developer, gus Guest; shared with the
+  group ``partners`` (Developer) and, expired, with ``oss``;
+* ``acme/legacy`` (public) whose protected environments come from the scenario key.
+
+Services are stamped from one template per process; after every test none of the
+services a test made may have answered 500.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from fakeservice import FakeService
+from fakeservice.service import ServiceTemplate
+from fakeservice.web.http import Response
+
+SHOP = "acme%2Fshop"
+LEGACY = "acme%2Flegacy"
+ROOT = "root-token"
+ALICE = "alice-token"  # owner of acme
+BOB = "bob-read-token"  # reporter in acme, read_api
+CAROL = "carol-token"  # external, developer in acme/platform/api only
+MAYA = "maya-token"  # maintainer of acme/shop
+DORA = "dora-token"  # developer of acme/shop
+GUS = "gus-token"  # guest of acme/shop
+OTTO = "otto-token"  # no membership at all
+
+
+def _user(username: str, name: str) -> dict[str, Any]:
+    return {
+        "username": username,
+        "name": name,
+        "tokens": [{"name": "t", "token": f"{username}-token"}],
+    }
+
+
+SCENARIO: dict[str, Any] = {
+    "extends": "default",
+    "users": [
+        _user("maya", "Maya Maintainer"),
+        _user("dora", "Dora Developer"),
+        _user("gus", "Gus Guest"),
+        _user("otto", "Otto Outsider"),
+        _user("pia", "Pia Partner"),
+    ],
+    "groups": [
+        {
+            "path": "partners",
+            "name": "Partners",
+            "visibility": "private",
+            "members": [{"user": "pia", "role": "developer"}],
+        },
+    ],
+    "projects": [
+        {
+            "path": "acme/shop",
+            "name": "Shop",
+            "visibility": "private",
+            "members": [
+                {"user": "maya", "role": "maintainer"},
+                {"user": "dora", "role": "developer"},
+                {"user": "gus", "role": "guest"},
+            ],
+            "shared_with": [
+                {"group": "partners", "role": "developer"},
+                {"group": "oss", "role": "developer", "expires_at": "2025-06-01"},
+            ],
+        },
+        {
+            "path": "acme/legacy",
+            "name": "Legacy",
+            "visibility": "public",
+            "shared_with": [{"group": "partners", "role": "developer"}],
+            "protected_environments": [
+                {
+                    "name": "production",
+                    "deploy_access_levels": [
+                        {"access_level": "maintainer"},
+                        {"user": "alice"},
+                        {"group": "partners"},
+                    ],
+                    "required_approval_count": 2,
+                    "approval_rules": [{"user": "alice", "required_approvals": 2}],
+                },
+                {"name": "review/*", "deploy_access_levels": [{"access_level": 30}]},
+            ],
+        },
+    ],
+}
+
+_template: list[ServiceTemplate] = []
+_made: list[FakeService] = []
+
+
+def new_service() -> FakeService:
+    """A fresh service holding :data:`SCENARIO` (built once per process, then restored)."""
+    if not _template:
+        _template.append(FakeService(SCENARIO).template())
+    service = FakeService.from_template(_template[0])
+    _made.append(service)
+    return service
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors() -> Iterator[None]:
+    yield
+    found = [error for service in _made for error in service.server_errors]
+    _made.clear()
+    assert not found, f"requests answered 500: {found!r}"
+
+
+@pytest.fixture
+def svc() -> FakeService:
+    return new_service()
+
+
+def call(svc: FakeService, method: str, path: str, token: str | None = ROOT, **kw: Any) -> Response:
+    return svc.request(method, path, token=token, **kw)
+
+
+def body(response: Response) -> Any:
+    return json.loads(response.body)
+
+
+def ids(svc: FakeService) -> dict[str, int]:
+    """User and group ids by username / group path."""
+    from fakeservice.groups.models import find_group
+    from fakeservice.users.models import find_by_username
+
+    out: dict[str, int] = {}
+    for username in ("alice", "bob", "carol", "maya", "dora", "gus", "otto", "pia", "root"):
+        user = find_by_username(svc.store, username)
+        assert user is not None
+        out[username] = user.id
+    for path in ("acme", "partners", "oss"):
+        group = find_group(svc.store, path)
+        assert group is not None
+        out[path] = group.id
+    return out
