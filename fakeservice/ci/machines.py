@@ -166,6 +166,7 @@ JOB_MACHINE = Machine(
         ("schedule", "created", "scheduled"),
         ("unschedule", "scheduled", "manual"),
         ("play", "manual", "pending"),
+        ("process", ("skipped", "manual"), "created"),
     ],
     effects={
         "pending": [_job_queued],

@@ -1,50 +1,48 @@
-"""CI records: pipelines, jobs (builds and bridges), their variables and artifacts.
+"""CI records: pipelines, jobs (builds and bridges) and their stored artifacts, with indexes.
 
-Statuses change only through the machines in :mod:`fakeservice.ci.machines`; a pipeline's
-status is derived from its latest jobs. Lists are served from sorted indexes:
-jobs by project (and by project and status, for ``scope``), by pipeline; pipelines by
-project (per ``order_by``) and by parent pipeline.
+Statuses change only through the machines in :mod:`fakeservice.ci.machines`, by way of
+:func:`fakeservice.ci.flow.fire_job`; a pipeline's status is derived from its latest jobs.
+Lists are served from sorted indexes (all ordered by id within a partition):
+
+* jobs: ``builds_by_project`` and ``builds_by_project_status`` (for ``scope``),
+  ``by_pipeline_kind`` and ``by_pipeline_kind_status`` (pipeline jobs and bridges),
+  ``by_pipeline`` (every job of a pipeline), ``latest_by_pipeline_name`` (artifacts by
+  job name), ``runner_due`` (timed runner events, ordered by due time),
+  ``active_builds`` (pending, delayed and running builds, for draining), ``token``;
+* pipelines: ``roots_by_<order_by>`` (project lists, children left out), ``children``,
+  ``roots_by_project_ref`` and ``by_project_ref_status`` (latest / latest successful).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
 
-from fakeservice.core.store import Store, Table
+from fakeservice.ci.config import ArtifactsSpec, RetrySpec, TriggerSpec
+from fakeservice.core.store import SortKey, Store, Table
 
-
-@attrs.define(slots=True)
-class Outcome:
-    """What the simulated runner does with a job when it runs it."""
-
-    status: str = "success"  # success, failed, canceled
-    failure_reason: str | None = None
-    duration: float = 60.0
-    log: list[str] = attrs.field(factory=list)
-    artifacts: dict[str, bytes] = attrs.field(factory=dict)
-    coverage: float | None = None
-    exit_code: int | None = None
-
-
-@attrs.define(slots=True)
-class Artifact:
-    """One stored artifact file of a job (archive, metadata, trace, junit...)."""
-
-    file_type: str
-    filename: str
-    file_format: str
-    data: bytes
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
+BUILD = "build"
+BRIDGE = "bridge"
+ACTIVE_BUILD: frozenset[str] = frozenset({"pending", "scheduled", "running"})
+JOB_SCOPES: tuple[str, ...] = (
+    "created",
+    "pending",
+    "running",
+    "failed",
+    "success",
+    "canceled",
+    "skipped",
+    "manual",
+)
 
 
 @attrs.define(slots=True)
 class Job:
+    """A build (run by a runner) or a bridge (``kind == "bridge"``, triggers a pipeline)."""
+
     id: int
     project_id: int
     pipeline_id: int
@@ -55,11 +53,11 @@ class Job:
     sha: str
     tag: bool
     created_at: dt.datetime
-    kind: str = "build"  # "build" or "bridge"
+    kind: str = BUILD
     status: str = "created"
     when: str = "on_success"
     allow_failure: bool = False
-    needs: list[str] | None = None
+    needs: tuple[str, ...] | None = None
     failure_reason: str | None = None
     coverage: float | None = None
     queued_at: dt.datetime | None = None
@@ -67,29 +65,32 @@ class Job:
     finished_at: dt.datetime | None = None
     erased_at: dt.datetime | None = None
     retried: bool = False
+    attempt: int = 1
+    retry_of: int | None = None
     user_id: int | None = None
-    tag_list: list[str] = attrs.field(factory=list)
+    tag_list: tuple[str, ...] = ()
+    script: tuple[str, ...] = ()
     token: str = ""
-    script: list[str] = attrs.field(factory=list)
-    variables: dict[str, str] = attrs.field(factory=dict)
-    environment: str | None = None
-    trace: list[str] = attrs.field(factory=list)
-    artifacts: list[Artifact] = attrs.field(factory=list)
-    artifact_files: dict[str, bytes] = attrs.field(factory=dict)
-    artifact_paths: list[str] = attrs.field(factory=list)
-    junit_paths: list[str] = attrs.field(factory=list)
-    artifacts_expire_in: float | None = None
+    start_in: int | None = None
+    timeout: int | None = None
+    retry: RetrySpec | None = None
+    coverage_regex: str | None = None
+    artifacts_spec: ArtifactsSpec | None = None
+    trigger: TriggerSpec | None = None
+    downstream_pipeline_id: int | None = None
+    runner_id: int | None = None
+    due_at: dt.datetime | None = None
+    trace: list[str] | None = None
+    archive: bytes | None = None
+    metadata: bytes | None = None
+    junit_documents: tuple[bytes, ...] = ()
+    junit_gz: bytes | None = None
     artifacts_expire_at: dt.datetime | None = None
     artifacts_locked: bool = False
-    outcome: Outcome | None = None
-    trigger: dict[str, Any] | None = None
-    downstream_pipeline_id: int | None = None
-    retry_of: int | None = None
-    run_ends_at: dt.datetime | None = None
 
     @property
     def is_bridge(self) -> bool:
-        return self.kind == "bridge"
+        return self.kind == BRIDGE
 
 
 @attrs.define(slots=True)
@@ -110,14 +111,13 @@ class Pipeline:
     started_at: dt.datetime | None = None
     finished_at: dt.datetime | None = None
     committed_at: dt.datetime | None = None
-    duration: int | None = None
-    queued_duration: int | None = None
-    coverage: str | None = None
+    duration: float | None = None
+    queued_duration: float | None = None
     variables: list[dict[str, str]] = attrs.field(factory=list)
     parent_id: int | None = None
     trigger_job_id: int | None = None
-    stages: list[str] = attrs.field(factory=list)
-    name: str | None = None
+    stages: tuple[str, ...] = ()
+    commit: dict[str, Any] = attrs.field(factory=dict)
 
 
 def jobs(store: Store) -> Table[Job]:
@@ -128,7 +128,7 @@ def pipelines(store: Store) -> Table[Pipeline]:
     return store.tables["ci_pipelines"]
 
 
-PIPELINE_ORDERS = {
+PIPELINE_ORDERS: dict[str, Callable[[Pipeline], SortKey]] = {
     "id": lambda p: (),
     "status": lambda p: (p.status,),
     "ref": lambda p: (p.ref,),
@@ -137,39 +137,123 @@ PIPELINE_ORDERS = {
 }
 
 
+def _root_project(p: Pipeline) -> int | None:
+    return p.project_id if p.parent_id is None else None
+
+
 def install(store: Store) -> None:
     job_table = store.table("ci_jobs")
     job_table.add_unique("token", lambda j: j.token or None)
-    job_table.add_sorted("builds_by_project", lambda j: j.project_id if not j.is_bridge else None)
+    job_table.add_sorted("builds_by_project", lambda j: None if j.is_bridge else j.project_id)
     job_table.add_sorted(
         "builds_by_project_status",
-        lambda j: (j.project_id, j.status) if not j.is_bridge else None,
+        lambda j: None if j.is_bridge else (j.project_id, j.status),
     )
     job_table.add_sorted("by_pipeline", lambda j: j.pipeline_id)
+    job_table.add_sorted("by_pipeline_kind", lambda j: (j.pipeline_id, j.kind))
+    job_table.add_sorted("by_pipeline_kind_status", lambda j: (j.pipeline_id, j.kind, j.status))
     job_table.add_sorted(
         "latest_by_pipeline_name",
-        lambda j: (j.pipeline_id, j.name) if not j.retried else None,
+        lambda j: None if j.retried else (j.pipeline_id, j.name),
+    )
+    job_table.add_sorted(
+        "runner_due", lambda j: None if j.due_at is None else "due", lambda j: (j.due_at,)
+    )
+    job_table.add_sorted(
+        "active_builds",
+        lambda j: j.status if not j.is_bridge and j.status in ACTIVE_BUILD else None,
     )
     pipeline_table = store.table("ci_pipelines")
     for order, key in PIPELINE_ORDERS.items():
-        pipeline_table.add_sorted(
-            f"roots_by_{order}",
-            lambda p: p.project_id if p.parent_id is None else None,
-            key,
-        )
+        pipeline_table.add_sorted(f"roots_by_{order}", _root_project, key)
     pipeline_table.add_sorted("children", lambda p: p.parent_id)
-    pipeline_table.add_sorted("by_project_ref", lambda p: (p.project_id, p.ref))
+    pipeline_table.add_sorted(
+        "roots_by_project_ref",
+        lambda p: (p.project_id, p.ref) if p.parent_id is None else None,
+    )
+    pipeline_table.add_sorted("by_project_ref_status", lambda p: (p.project_id, p.ref, p.status))
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def _records(table: Table[Any], index: str, key: Any, *, reverse: bool = False) -> Iterator[Any]:
+    part = table.sorted[index].part(key)
+    entries = reversed(part) if reverse else iter(part)
+    return (table.rows[entry[-1]] for entry in entries)
 
 
 def pipeline_jobs(store: Store, pipeline_id: int) -> list[Job]:
-    table = jobs(store)
-    return [table.rows[e[-1]] for e in table.sorted["by_pipeline"].part(pipeline_id)]
+    """Every job of a pipeline (builds and bridges, retried included), oldest first."""
+    return list(_records(jobs(store), "by_pipeline", pipeline_id))
 
 
 def latest_jobs(store: Store, pipeline_id: int) -> list[Job]:
-    return [j for j in pipeline_jobs(store, pipeline_id) if not j.retried]
+    """The jobs of the latest attempt of a pipeline, oldest first."""
+    return [job for job in _records(jobs(store), "by_pipeline", pipeline_id) if not job.retried]
+
+
+def latest_named(store: Store, pipeline_id: int, name: str) -> Job | None:
+    """The latest attempt of the job called ``name`` in a pipeline."""
+    return next(
+        _records(jobs(store), "latest_by_pipeline_name", (pipeline_id, name), reverse=True), None
+    )
 
 
 def child_pipelines(store: Store, pipeline_id: int) -> list[Pipeline]:
+    """Child pipelines, oldest first."""
+    return list(_records(pipelines(store), "children", pipeline_id))
+
+
+def pipeline_tree(store: Store, pipeline: Pipeline) -> list[Pipeline]:
+    """``pipeline`` and its descendants, parents before children."""
+    out = [pipeline]
+    position = 0
+    while position < len(out):
+        out.extend(child_pipelines(store, out[position].id))
+        position += 1
+    return out
+
+
+def root_of(store: Store, pipeline: Pipeline) -> Pipeline:
     table = pipelines(store)
-    return [table.rows[e[-1]] for e in table.sorted["children"].part(pipeline_id)]
+    current = pipeline
+    for _ in range(64):
+        parent = table.get(current.parent_id)
+        if parent is None:
+            return current
+        current = parent
+    return current
+
+
+def latest_for_ref(store: Store, project_id: int, ref: str) -> Pipeline | None:
+    """The newest root pipeline of a ref."""
+    return next(
+        _records(pipelines(store), "roots_by_project_ref", (project_id, ref), reverse=True), None
+    )
+
+
+def latest_with_status(store: Store, project_id: int, ref: str, status: str) -> Iterator[Pipeline]:
+    """Pipelines (children included) of a ref with a status, newest first."""
+    return _records(
+        pipelines(store), "by_project_ref_status", (project_id, ref, status), reverse=True
+    )
+
+
+def active_builds(store: Store, status: str) -> list[Job]:
+    """Builds of every project in ``status`` (pending, scheduled or running), oldest first."""
+    return list(_records(jobs(store), "active_builds", status))
+
+
+def find_build(store: Store, project_id: int, job_id: int) -> Job | None:
+    job = jobs(store).get(job_id)
+    if job is None or job.project_id != project_id or job.is_bridge:
+        return None
+    return job
+
+
+def find_pipeline(store: Store, project_id: int, pipeline_id: int) -> Pipeline | None:
+    pipeline = pipelines(store).get(pipeline_id)
+    if pipeline is None or pipeline.project_id != project_id:
+        return None
+    return pipeline

@@ -1,0 +1,126 @@
+"""What CI reads from a project's repository: refs, commits and the CI configuration file.
+
+Pipelines are created for a branch or a tag; the configuration is read at the commit the
+ref points to (``.gitlab-ci.yml``, or the project's ``ci_config_path``), and local
+includes are read from that same commit. Commits are rendered once, when a pipeline is
+created, and kept on the pipeline (git objects never change).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import attrs
+
+from fakeservice.core.clock import iso
+from fakeservice.core.errors import ApiError
+from fakeservice.core.store import Store
+from fakeservice.projects.models import Project
+from fakeservice.repository.git import CommitInfo, Repository
+from fakeservice.repository.models import read_repository
+
+DEFAULT_CI_FILE = ".gitlab-ci.yml"
+REF_NOT_FOUND = "Reference not found"
+REF_AMBIGUOUS = "Ref is ambiguous"
+
+
+@attrs.frozen(slots=True)
+class RefInfo:
+    """A ref a pipeline runs for: its name, whether it is a tag, and the commit."""
+
+    ref: str
+    tag: bool
+    sha: str
+    commit: dict[str, Any]
+
+
+def repository(store: Store, project: Project) -> Repository:
+    return read_repository(store, project)
+
+
+def ci_config_path(project: Project) -> str:
+    path = (project.ci_config_path or "").strip()
+    return path or DEFAULT_CI_FILE
+
+
+def resolve_ref(store: Store, project: Project, ref: str) -> RefInfo | str:
+    """The branch or tag ``ref`` of the project, or the service's error text."""
+    repo = repository(store, project)
+    branch = repo.branch(ref) if ref else None
+    tag = repo.tag(ref) if ref else None
+    if branch is not None and tag is not None:
+        return REF_AMBIGUOUS
+    if branch is None and tag is None:
+        return REF_NOT_FOUND
+    if branch is not None:
+        sha = branch.commit_id
+    else:
+        assert tag is not None
+        sha = tag.commit_id
+    info = repo.find_commit(sha)
+    if info is None:
+        return REF_NOT_FOUND
+    return RefInfo(ref, tag is not None, sha, commit_view(info))
+
+
+def read_text(store: Store, project: Project, sha: str, path: str) -> str | None:
+    """A file of the repository at ``sha`` as text, or None when it does not exist."""
+    repo = repository(store, project)
+    try:
+        if not repo.exists(sha, path):
+            return None
+        return repo.raw(sha, path).decode("utf-8", "replace")
+    except (ApiError, ValueError):
+        return None
+
+
+def head_sha(store: Store, project: Project) -> str | None:
+    """The commit at the head of the default branch, or None for an empty repository."""
+    repo = repository(store, project)
+    if repo.is_empty:
+        return None
+    return repo.resolve("HEAD")
+
+
+def commit_view(info: CommitInfo) -> dict[str, Any]:
+    """The commit object embedded in jobs (``web_url`` is added when rendering)."""
+    return {
+        "id": info.id,
+        "short_id": info.short_id,
+        "created_at": iso(info.created_at),
+        "parent_ids": list(info.parent_ids),
+        "title": info.title,
+        "message": info.message,
+        "author_name": info.author_name,
+        "author_email": info.author_email,
+        "authored_date": iso(info.authored_date),
+        "committer_name": info.committer_name,
+        "committer_email": info.committer_email,
+        "committed_date": iso(info.committed_date),
+        "trailers": {},
+        "extended_trailers": {},
+    }
+
+
+def synthetic_ref(project: Project, ref: str, when: Any) -> RefInfo:
+    """A ref for a scenario pipeline of a project without that ref in its repository."""
+    sha = hashlib.sha1(f"{project.path_with_namespace}\0{ref}".encode()).hexdigest()
+    stamp = iso(when)
+    commit = {
+        "id": sha,
+        "short_id": sha[:8],
+        "created_at": stamp,
+        "parent_ids": [],
+        "title": f"Scenario commit for {ref}",
+        "message": f"Scenario commit for {ref}",
+        "author_name": "Scenario",
+        "author_email": "scenario@example.com",
+        "authored_date": stamp,
+        "committer_name": "Scenario",
+        "committer_email": "scenario@example.com",
+        "committed_date": stamp,
+        "trailers": {},
+        "extended_trailers": {},
+    }
+    return RefInfo(ref, False, sha, commit)

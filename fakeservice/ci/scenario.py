@@ -1,0 +1,295 @@
+"""The CI part of scenarios: the runner mode, scripted outcomes, declared pipelines, and
+replay actions.
+
+.. code-block:: yaml
+
+    runner: {mode: timed, pickup_seconds: 5, outcomes: {lint: {status: failed}}}
+    projects:
+      - path: acme/website
+        files: {.gitlab-ci.yml: "..."}
+        ci:
+          runner: {mode: manual}
+          outcomes:
+            test: {status: failed, failure_reason: script_failure, duration: 42,
+                   log: ["1 failed"], artifacts: {report.xml: "<testsuite/>"}}
+            flaky: [{status: failed}, {status: success}]   # one per attempt
+          pipelines:
+            - {ref: main, variables: {DEPLOY: "1"}, run: complete}
+            - {ref: main, config: {build: {script: [make]}}, user: alice}
+
+A pipeline's jobs come from the project's CI file at ``ref`` or from ``config`` (a CI
+configuration as a mapping or as YAML text). ``run: complete`` runs it to completion when
+the scenario loads; ``run: none`` (the default) leaves it to the runner's mode.
+
+Replay actions: ``runner: {mode, pickup_seconds, project}``, ``job_outcome: {job_name |
+job_id, project, status, ...}``, ``start_job: <id>``, ``run_pipeline: <id>``
+(``finish_job`` is the replay's own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from fakeservice.ci import outcomes, simulation
+from fakeservice.ci.creation import create_planned, parse_at
+from fakeservice.ci.repo import ci_config_path, read_text, resolve_ref, synthetic_ref
+from fakeservice.core.errors import ValidationFailed
+from fakeservice.projects.models import Project
+from fakeservice.scenarios.loader import (
+    ScenarioError,
+    register_action,
+    register_project_section,
+    register_section,
+)
+from fakeservice.scenarios.schema import (
+    ANY,
+    INT,
+    NUM,
+    STR,
+    Choice,
+    Field,
+    ListOf,
+    MapOf,
+    OneOf,
+    Range,
+    Record,
+)
+from fakeservice.users.models import find_by_username
+
+if TYPE_CHECKING:
+    from fakeservice.service import FakeService
+
+RUN_VALUES = ("complete", "none")
+ID = OneOf((INT, STR))  # an id, or a ``${variable}`` that a replay fills in
+
+OUTCOME = Record(
+    "outcome",
+    {
+        "status": Field(Choice(outcomes.OUTCOME_STATUSES), "final status (default success)"),
+        "failure_reason": Field(STR, "failure reason of a failed job (default script_failure)"),
+        "duration": Field(Range(0, None, integer=False), "seconds the job runs (default 30)"),
+        "log": Field(OneOf((ListOf(STR), STR)), "log lines"),
+        "artifacts": Field(MapOf(STR), "files the job produces: path -> content"),
+        "coverage": Field(NUM, "coverage percentage"),
+    },
+)
+OUTCOMES = MapOf(OneOf((OUTCOME, ListOf(OUTCOME), Choice(outcomes.OUTCOME_STATUSES))))
+MODE_FIELDS = {
+    "mode": Field(Choice(outcomes.MODES), "manual, timed or instant"),
+    "pickup_seconds": Field(Range(0, None, integer=False), "timed: delay before pickup (5)"),
+}
+RUNNER = Record("runner", {**MODE_FIELDS, "outcomes": Field(OUTCOMES, "outcomes by job name")})
+PIPELINE = Record(
+    "pipeline",
+    {
+        "ref": Field(STR, "branch or tag (default: the default branch)"),
+        "variables": Field(MapOf(STR), "pipeline variables"),
+        "run": Field(Choice(RUN_VALUES), "complete: run it when loading; none: leave it"),
+        "config": Field(OneOf((MapOf(ANY), STR)), "CI configuration instead of the CI file"),
+        "user": Field(STR, "username of the user who runs it (default: the creator)"),
+        "source": Field(STR, "pipeline source (default push)"),
+    },
+)
+CI = Record(
+    "ci",
+    {
+        "runner": Field(Record("project runner", MODE_FIELDS), "this project's runner mode"),
+        "outcomes": Field(OUTCOMES, "outcomes by job name in this project"),
+        "pipelines": Field(ListOf(PIPELINE), "pipelines to create"),
+    },
+)
+
+
+def _error(where: str, message: str) -> ScenarioError:
+    return ScenarioError([(where, message)])
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _error(where, "must be a mapping")
+    return value
+
+
+def _mode(
+    service: FakeService, spec: Mapping[str, Any], where: str, project: Project | None
+) -> None:
+    if "mode" not in spec and "pickup_seconds" not in spec:
+        return
+    store = service.store
+    current = outcomes.mode_of(store, project.id)[0] if project else outcomes.settings(store).mode
+    try:
+        outcomes.set_mode(
+            store,
+            spec.get("mode") or current,
+            pickup_seconds=spec.get("pickup_seconds"),
+            project_id=project.id if project else None,
+        )
+    except outcomes.OutcomeError as exc:
+        raise _error(where, str(exc)) from exc
+
+
+def _outcomes(service: FakeService, spec: Any, where: str, project: Project | None) -> None:
+    if not isinstance(spec, Mapping):
+        raise _error(where, "must map job names to outcomes")
+    for name, data in spec.items():
+        try:
+            listed = outcomes.outcomes_from_data(data, f"{where}.{name}")
+        except outcomes.OutcomeError as exc:
+            raise _error(where, str(exc)) from exc
+        outcomes.set_outcomes(
+            service.store, str(name), listed, project_id=project.id if project else None
+        )
+
+
+def _pipeline(service: FakeService, project: Project, spec: Any, where: str) -> None:
+    spec = _mapping(spec, where)
+    store = service.store
+    now = service.clock.now()
+    ref = str(spec.get("ref") or project.default_branch or "main")
+    run = spec.get("run", "none")
+    if run not in RUN_VALUES:
+        raise _error(f"{where}.run", f"must be one of {', '.join(RUN_VALUES)}")
+    variables = spec.get("variables") or {}
+    if not isinstance(variables, Mapping):
+        raise _error(f"{where}.variables", "must map names to values")
+    user_id = project.creator_id
+    if spec.get("user") is not None:
+        user = find_by_username(store, str(spec["user"]))
+        if user is None:
+            raise _error(f"{where}.user", f"unknown user {spec['user']!r}")
+        user_id = user.id
+    info = resolve_ref(store, project, ref)
+    config_spec = spec.get("config")
+    if config_spec is not None:
+        content = config_spec if isinstance(config_spec, str) else yaml.safe_dump(config_spec)
+        if isinstance(info, str):
+            info = synthetic_ref(project, ref, now)
+    else:
+        if isinstance(info, str):
+            raise _error(f"{where}.ref", f"{info}: {ref!r}; give config: for a ref without commits")
+        content = read_text(store, project, info.sha, ci_config_path(project))
+        if content is None:
+            raise _error(where, f"no {ci_config_path(project)} at {ref}; give config:")
+    config = parse_at(store, project, info.sha, content)
+    try:
+        pipeline = create_planned(
+            store,
+            project,
+            info,
+            config,
+            source=str(spec.get("source") or "push"),
+            user_id=user_id,
+            variables=[{"key": str(k), "value": str(v)} for k, v in variables.items()],
+            now=now,
+        )
+    except ValidationFailed as exc:
+        if not config.valid:
+            return
+        raise _error(where, "; ".join(exc.body["message"]["base"])) from exc
+    if run == "complete":
+        simulation.run_pipeline(store, pipeline, now)
+
+
+def load_runner(service: FakeService, data: Mapping[str, Any]) -> None:
+    """The top-level ``runner`` section: service-wide mode and outcomes."""
+    spec = _mapping(data["runner"] or {}, "runner")
+    _mode(service, spec, "runner", None)
+    if "outcomes" in spec:
+        _outcomes(service, spec["outcomes"], "runner.outcomes", None)
+    service.runner.attach_clock()
+
+
+def load_project_ci(service: FakeService, project: Project, value: Any, where: str) -> None:
+    """The ``projects[].ci`` section: the project's mode, outcomes and pipelines."""
+    spec = _mapping(value or {}, where)
+    if "runner" in spec:
+        _mode(
+            service, _mapping(spec["runner"] or {}, f"{where}.runner"), f"{where}.runner", project
+        )
+    if "outcomes" in spec:
+        _outcomes(service, spec["outcomes"], f"{where}.outcomes", project)
+    pipelines = spec.get("pipelines") or []
+    if not isinstance(pipelines, list):
+        raise _error(f"{where}.pipelines", "must be a list")
+    for index, pipeline in enumerate(pipelines):
+        _pipeline(service, project, pipeline, f"{where}.pipelines[{index}]")
+    simulation.settle(service.store, service.clock.now())
+
+
+# -- replay actions ----------------------------------------------------------------------------
+
+
+def _runner_action(service: FakeService, value: Any, _variables: dict[str, Any]) -> None:
+    spec = _mapping(value, "runner")
+    service.runner.set_mode(
+        str(spec.get("mode") or service.runner.mode(spec.get("project"))),
+        pickup_seconds=spec.get("pickup_seconds"),
+        project=spec.get("project"),
+    )
+
+
+def _outcome_action(service: FakeService, value: Any, _variables: dict[str, Any]) -> None:
+    spec = dict(_mapping(value, "job_outcome"))
+    job_id = spec.pop("job_id", None)
+    job_name = spec.pop("job_name", None)
+    project = spec.pop("project", None)
+    service.runner.set_outcome(
+        job_name,
+        spec,
+        job_id=_id(job_id, "job_outcome.job_id") if job_id is not None else None,
+        project=project,
+    )
+
+
+def _id(value: Any, what: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    raise ValueError(f"{what} must be an id, got {value!r}")
+
+
+def _start_action(service: FakeService, value: Any, _variables: dict[str, Any]) -> None:
+    service.runner.start(_id(value, "start_job"))
+
+
+def _run_action(service: FakeService, value: Any, _variables: dict[str, Any]) -> None:
+    service.runner.run_all(_id(value, "run_pipeline"))
+
+
+def register() -> None:
+    """Register the sections and actions (idempotent: the first registration stays)."""
+    register_section("runner", load_runner, schema=RUNNER, doc="the simulated CI runner")
+    register_project_section(
+        "ci", load_project_ci, schema=CI, doc="runner mode, job outcomes and pipelines"
+    )
+    register_action(
+        "runner",
+        _runner_action,
+        schema=Record("runner action", {**MODE_FIELDS, "project": Field(STR)}),
+        doc="set the runner mode (for the service or a project)",
+    )
+    register_action(
+        "job_outcome",
+        _outcome_action,
+        schema=Record(
+            "job outcome",
+            {
+                **OUTCOME.fields,
+                "job_name": Field(STR),
+                "job_id": Field(ID),
+                "project": Field(STR),
+            },
+        ),
+        doc="script a job's outcome",
+    )
+    register_action("start_job", _start_action, schema=ID, doc="pick up a pending job (its id)")
+    register_action(
+        "run_pipeline", _run_action, schema=ID, doc="run a pipeline to completion (its id)"
+    )
+
+
+register()
