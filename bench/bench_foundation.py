@@ -23,7 +23,11 @@ def build(size: int) -> FakeService:
     return FakeService(
         {
             "users": [
-                {"username": "root", "admin": True, "tokens": [{"token": ADMIN, "scopes": ["api"]}]},
+                {
+                    "username": "root",
+                    "admin": True,
+                    "tokens": [{"token": ADMIN, "scopes": ["api"]}],
+                },
                 {"generate": size - 1, "username": "user{n:06d}"},
             ],
             "groups": [{"path": "big", "visibility": "public"}],
@@ -60,7 +64,9 @@ def cases(svc: FakeService, size: int) -> dict[str, Callable[[], object]]:
         "GET /users middle page": get(f"/users?per_page=100&page={middle_users}"),
         "GET /users/:id": get(f"/users/{middle_id}"),
         "GET /projects first page (admin)": get("/projects?per_page=100&order_by=id"),
-        "GET /projects middle page (admin)": get(f"/projects?per_page=100&order_by=id&page={middle_projects}"),
+        "GET /projects middle page (admin)": get(
+            f"/projects?per_page=100&order_by=id&page={middle_projects}"
+        ),
         "GET /projects first page (anonymous)": get("/projects?per_page=100", token=None),
         "GET /projects keyset middle": get(
             f"/projects?pagination=keyset&order_by=id&sort=asc&per_page=100&id_after={middle_id}",

@@ -28,7 +28,9 @@ def group_access_level(ctx: Context, group: Namespace) -> int:
     return group_access(ctx.store, ctx.user, group, ctx.now)
 
 
-def require_group_access(ctx: Context, group: Namespace, level: int, reason: str | None = None) -> int:
+def require_group_access(
+    ctx: Context, group: Namespace, level: int, reason: str | None = None
+) -> int:
     have = group_access_level(ctx, group)
     if have < level:
         raise Forbidden(reason)
