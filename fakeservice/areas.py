@@ -56,9 +56,19 @@ def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
         yield importlib.import_module(name)
 
 
+# Modules that register reactions to other areas' events (e.g. a project's deletion).
+LIFECYCLE_MODULES: tuple[str, ...] = (
+    "fakeservice.repository.lifecycle",
+    "fakeservice.ci.lifecycle",
+    "fakeservice.environments.lifecycle",
+)
+
+
 def install_tables(store: Store) -> None:
     for module in _modules(MODEL_MODULES):
         module.install(store)
+    for _ in _modules(LIFECYCLE_MODULES):
+        pass
 
 
 def load_routes() -> None:

@@ -208,18 +208,15 @@ def create_group(
 
 def delete_group(store: Store, group: Namespace) -> None:
     """Delete a group with its subgroups, their projects and memberships."""
-    from fakeservice.members.models import NAMESPACE, PROJECT, members, of_source
-    from fakeservice.projects.models import projects
+    from fakeservice.members.models import NAMESPACE, members, of_source
+    from fakeservice.projects.models import delete_project, projects
 
     table = namespaces(store)
     project_table = projects(store)
     member_table = members(store)
     for ns in [*reversed(list(descendants(store, group))), group]:
         for entry in list(project_table.sorted["ns_by_id"].part(ns.id)):
-            project = project_table.rows[entry[-1]]
-            for member in of_source(store, PROJECT, project.id):
-                member_table.delete(member)
-            project_table.delete(project)
+            delete_project(store, project_table.rows[entry[-1]])
         for member in of_source(store, NAMESPACE, ns.id):
             member_table.delete(member)
         table.delete(ns)

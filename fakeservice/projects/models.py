@@ -213,6 +213,32 @@ def _path_from_name(name: str) -> str:
     return out.lower() or "project"
 
 
+# Areas that keep per-project state (repositories, pipelines, protected environments...)
+# register a hook so that deleting a project, however it happens, leaves nothing behind.
+DeleteHook = Callable[[Store, Project], None]
+_delete_hooks: list[DeleteHook] = []
+
+
+def on_delete(hook: DeleteHook) -> DeleteHook:
+    """Register ``hook(store, project)`` to run before a project is deleted."""
+    if hook not in _delete_hooks:
+        _delete_hooks.append(hook)
+    return hook
+
+
+def delete_project(store: Store, project: Project) -> None:
+    """Delete a project with its memberships and everything areas keep for it."""
+    from fakeservice.members.models import PROJECT, members, of_source
+
+    for hook in _delete_hooks:
+        hook(store, project)
+    for member in of_source(store, PROJECT, project.id):
+        members(store).delete(member)
+    for starred in store.extras.get("stars", {}).values():
+        starred.discard(project.id)
+    projects(store).delete(project)
+
+
 def touch(store: Store, project: Project, now: dt.datetime) -> None:
     """Record activity on a project (updates ``last_activity_at`` and ``updated_at``)."""
     projects(store).update(project, last_activity_at=now, updated_at=now)

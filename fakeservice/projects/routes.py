@@ -448,13 +448,11 @@ def edit(ctx: Context) -> Any:
 def delete(ctx: Context) -> Any:
     """Delete a project (Owner): answers 202 as the real service does."""
     from fakeservice.core.errors import ApiError
-    from fakeservice.members.models import members, of_source
+    from fakeservice.projects.models import delete_project
 
     project = find_project_or_404(ctx, ctx.params["id"])
     require_access(ctx, project, OWNER)
-    for member in of_source(ctx.store, PROJECT, project.id):
-        members(ctx.store).delete(member)
-    projects(ctx.store).delete(project)
+    delete_project(ctx.store, project)
     raise ApiError({"message": "202 Accepted"}, status=202)
 
 

@@ -109,3 +109,8 @@ def record_change(store: Store, project: Project, repo: Repository, now: dt.date
         if project.default_branch != repo.default_branch:
             changes["default_branch"] = repo.default_branch
     projects(store).update(project, **changes)
+
+
+def forget_repository(store: Store, project_id: int) -> None:
+    """Drop a project's repository (its project is being deleted)."""
+    _repositories(store).pop(project_id, None)

@@ -394,7 +394,7 @@ def sole_owned_groups(ctx: Context, user: User) -> list[int]:
 def delete_user(ctx: Context) -> Any:
     """Delete a user (administrators): 204, 404 when absent, 409 when it cannot be soft deleted."""
     from fakeservice.groups.models import delete_group, namespaces
-    from fakeservice.projects.models import projects
+    from fakeservice.projects.models import delete_project, projects
 
     user = users(ctx.store).get(ctx.params["id"])
     if user is None or user.deleted:
@@ -409,7 +409,7 @@ def delete_user(ctx: Context) -> Any:
         tokens(store).delete(token)
     project_table = projects(store)
     for entry in list(project_table.sorted["ns_by_id"].part(user.namespace_id)):
-        project_table.delete(project_table.rows[entry[-1]])
+        delete_project(store, project_table.rows[entry[-1]])
     if ctx.params["hard_delete"]:
         for group_id in groups_owned:
             group = namespaces(store).get(group_id)

@@ -1,0 +1,17 @@
+"""What the CI area does when a project goes: delete its pipelines and their jobs."""
+
+from __future__ import annotations
+
+from fakeservice.ci import pipeline_ops
+from fakeservice.ci.models import pipelines
+from fakeservice.core.store import Store
+from fakeservice.projects.models import Project, on_delete
+
+
+@on_delete
+def delete_pipelines(store: Store, project: Project) -> None:
+    table = pipelines(store)
+    for entry in list(table.sorted["roots_by_id"].part(project.id)):
+        pipeline = table.get(entry[-1])
+        if pipeline is not None:
+            pipeline_ops.delete(store, pipeline)
