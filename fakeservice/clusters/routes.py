@@ -11,18 +11,16 @@ current one.
 
 from __future__ import annotations
 
-import datetime as dt
-from email.utils import parsedate_to_datetime
 from typing import Any
 
 import attrs
 
 from fakeservice.clusters import models
 from fakeservice.clusters.views import cluster_edit_view, cluster_view
-from fakeservice.core.clock import parse_iso
-from fakeservice.core.errors import NotFound, ParamError, PreconditionFailed, ValidationFailed
+from fakeservice.core.errors import NotFound, ParamError, ValidationFailed
 from fakeservice.members.access import can_read_project
 from fakeservice.projects.models import find_project
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.openapi import param_schema
 from fakeservice.web.params import BOOL, INT, STR, Param, ParamType, validate
@@ -154,25 +152,6 @@ def _check_management_project(ctx: Context, project_id: int | None) -> None:
         raise ValidationFailed({"management_project_id": [models.MANAGEMENT_PROJECT_MESSAGE]})
 
 
-def _unmodified_since(ctx: Context, last_modified: dt.datetime) -> None:
-    """412 when ``If-Unmodified-Since`` is older than the record's last change (a header
-    that does not parse as an HTTP or ISO 8601 date is ignored, as by the real service)."""
-    header = ctx.request.header("if-unmodified-since")
-    if not header:
-        return
-    try:
-        since = parsedate_to_datetime(header)
-    except (TypeError, ValueError, IndexError):
-        try:
-            since = parse_iso(header)
-        except ValueError:
-            return
-    if since.tzinfo is None:
-        since = since.replace(tzinfo=dt.UTC)
-    if last_modified > since:
-        raise PreconditionFailed()
-
-
 def _flag(value: bool | None, default: bool) -> bool:
     return default if value is None else value
 
@@ -247,5 +226,5 @@ def edit_cluster(ctx: Context) -> Any:
 def remove_cluster(ctx: Context) -> Any:
     """Remove an instance cluster (204; 412 when ``If-Unmodified-Since`` is older)."""
     cluster = _cluster_or_404(ctx)
-    _unmodified_since(ctx, cluster.updated_at)
+    require_unmodified_since(ctx.request, cluster.updated_at)
     models.remove_cluster(ctx.store, cluster)

@@ -8,18 +8,16 @@ of them. Names are matched exactly and may carry ``/`` when URL-encoded in paths
 
 from __future__ import annotations
 
-import datetime as dt
-from email.utils import parsedate_to_datetime
 from typing import Any
 
-from fakeservice.core.clock import parse_iso
-from fakeservice.core.errors import NotFound, ParamError, PreconditionFailed
+from fakeservice.core.errors import NotFound, ParamError
 from fakeservice.environments import models
 from fakeservice.environments import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.environments.views import protected_environment_view
 from fakeservice.members.models import MAINTAINER
-from fakeservice.projects.lookup import find_project_or_404, require_access
+from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.params import HASH, INT, STR, Array, Param
 from fakeservice.web.routing import REQUIRED, api
@@ -61,9 +59,7 @@ def _encodable(name: str) -> bool:
 
 
 def _project(ctx: Context) -> Project:
-    project = find_project_or_404(ctx, ctx.params["id"])
-    require_access(ctx, project, MAINTAINER)
-    return project
+    return project_with_role(ctx, MAINTAINER)
 
 
 def _record_or_404(ctx: Context, project: Project) -> models.ProtectedEnvironment:
@@ -71,25 +67,6 @@ def _record_or_404(ctx: Context, project: Project) -> models.ProtectedEnvironmen
     if record is None:
         raise NotFound()
     return record
-
-
-def _unmodified_since(ctx: Context, last_modified: dt.datetime) -> None:
-    """412 when ``If-Unmodified-Since`` is older than the record's last change (a header
-    that does not parse as an HTTP or ISO 8601 date is ignored, as by the real service)."""
-    header = ctx.request.header("if-unmodified-since")
-    if not header:
-        return
-    try:
-        since = parsedate_to_datetime(header)
-    except (TypeError, ValueError, IndexError):
-        try:
-            since = parse_iso(header)
-        except ValueError:
-            return
-    if since.tzinfo is None:
-        since = since.replace(tzinfo=dt.UTC)
-    if last_modified > since:
-        raise PreconditionFailed()
 
 
 def _given(item: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
@@ -186,5 +163,5 @@ def protect_environment(ctx: Context) -> Any:
 def unprotect_environment(ctx: Context) -> Any:
     """Unprotect an environment (204; 412 when ``If-Unmodified-Since`` is older)."""
     record = _record_or_404(ctx, _project(ctx))
-    _unmodified_since(ctx, record.updated_at)
+    require_unmodified_since(ctx.request, record.updated_at)
     models.unprotect(ctx.store, record)

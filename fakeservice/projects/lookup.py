@@ -40,6 +40,14 @@ def require_access(ctx: Context, project: Project, level: int, reason: str | Non
     return have
 
 
+def project_with_role(ctx: Context, level: int) -> Project:
+    """The project of the ``id`` parameter when the caller's role in it is at least ``level``
+    (404 when the caller may not see it, 403 when the role is lower)."""
+    project = find_project_or_404(ctx, ctx.params["id"])
+    require_access(ctx, project, level)
+    return project
+
+
 def project_from_path(ctx: Context) -> Project:
     """The project of the ``:id`` path parameter."""
     return find_project_or_404(ctx, ctx.path_params["id"])

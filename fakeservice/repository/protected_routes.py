@@ -10,10 +10,9 @@ from typing import Any
 
 from fakeservice.core.errors import NotFound
 from fakeservice.members.models import MAINTAINER
-from fakeservice.projects.lookup import require_access
+from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected
-from fakeservice.repository.guards import visible_project
 from fakeservice.repository.refs_routes import name_filter
 from fakeservice.repository.views import protected_branch_view
 from fakeservice.web.context import Context
@@ -26,9 +25,7 @@ NAME = Param("name", STR, required=True)
 
 
 def _project(ctx: Context) -> Project:
-    project = visible_project(ctx)
-    require_access(ctx, project, MAINTAINER)
-    return project
+    return project_with_role(ctx, MAINTAINER)
 
 
 def _rule_or_404(ctx: Context, project: Project) -> protected.ProtectedBranch:
