@@ -24,16 +24,14 @@ from fakeservice.ci.access import (
 )
 from fakeservice.ci.archive import ArchiveError, InvalidArtifactPath, read_member
 from fakeservice.ci.models import Job
-from fakeservice.ci.views import Renderer
+from fakeservice.ci.route_common import ID, JOB_ID, renderer
 from fakeservice.core.errors import BadRequest, NotFound
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.params import INT, STR, Param
+from fakeservice.web.params import STR, Param
 from fakeservice.web.routing import REQUIRED, api
 
-ID = Param("id", STR, required=True)
-JOB_ID = Param("job_id", INT, required=True)
 JOB_NAME = Param("job", STR, required=True)
 REF_NAME = Param("ref_name", STR, required=True)
 ARTIFACT_PATH = Param("artifact_path", STR, required=True)
@@ -176,7 +174,7 @@ def keep_artifacts(ctx: Context) -> Any:
     project = writable_project(ctx, DEVELOPER)
     job = build_of(ctx, project)
     artifacts.keep(job)
-    return Renderer(ctx.store, ctx.base_url, ctx.now).job(job, download_url=True)
+    return renderer(ctx).job(job, download_url=True)
 
 
 @api.delete("/projects/:id/jobs/:job_id/artifacts", params=(ID, JOB_ID), auth=REQUIRED)

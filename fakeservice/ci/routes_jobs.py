@@ -8,6 +8,7 @@ descending) and come straight from the job indexes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import jobs as job_ops
@@ -19,24 +20,17 @@ from fakeservice.ci.access import (
     writable_project,
 )
 from fakeservice.ci.artifacts import trace_bytes
-from fakeservice.ci.models import JOB_SCOPES, jobs
+from fakeservice.ci.models import JOB_SCOPES, Job, jobs
+from fakeservice.ci.route_common import ID, JOB_ID, PIPELINE_ID, renderer
 from fakeservice.ci.simulation import settle
-from fakeservice.ci.views import Renderer
 from fakeservice.core.errors import NotFound
 from fakeservice.core.store import Selection
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.params import BOOL, INT, STR, Array, Param
+from fakeservice.web.params import BOOL, STR, Array, Param
 from fakeservice.web.routing import REQUIRED, api
 
-ID = Param("id", STR, required=True)
-JOB_ID = Param("job_id", INT, required=True)
-PIPELINE_ID = Param("pipeline_id", INT, required=True)
 SCOPE = Param("scope", Array(STR, scalar=True), values=JOB_SCOPES)
-
-
-def renderer(ctx: Context) -> Renderer:
-    return Renderer(ctx.store, ctx.base_url, ctx.now)
 
 
 def _scoped(ctx: Context, index: str, scoped_index: str, key: tuple[Any, ...]) -> Selection[Any]:
@@ -102,31 +96,31 @@ def get_trace(ctx: Context) -> Response:
     return Response(200, [("Content-Type", "text/plain; charset=utf-8")], log)
 
 
+def _act(ctx: Context, action: Callable[[Job], Job]) -> Any:
+    """Apply ``action`` to the job of ``:job_id`` (Developer), let the simulation settle,
+    and render the job it answers."""
+    project = writable_project(ctx, DEVELOPER)
+    job = action(build_of(ctx, project))
+    settle(ctx.store, ctx.now)
+    return renderer(ctx).job(job)
+
+
 @api.post("/projects/:id/jobs/:job_id/cancel", params=(ID, JOB_ID), auth=REQUIRED)
 def cancel_job(ctx: Context) -> Any:
     """Cancel a job; a finished job is returned unchanged."""
-    project = writable_project(ctx, DEVELOPER)
-    job = job_ops.cancel(ctx.store, build_of(ctx, project), ctx.now)
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).job(job)
+    return _act(ctx, lambda job: job_ops.cancel(ctx.store, job, ctx.now))
 
 
 @api.post("/projects/:id/jobs/:job_id/retry", params=(ID, JOB_ID), auth=REQUIRED)
 def retry_job(ctx: Context) -> Any:
     """Retry a job: a new job (new id) is created; 403 when the job is not retryable."""
-    project = writable_project(ctx, DEVELOPER)
-    job = job_ops.retry(ctx.store, build_of(ctx, project), ctx.user.id, ctx.now)
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).job(job)
+    return _act(ctx, lambda job: job_ops.retry(ctx.store, job, ctx.user.id, ctx.now))
 
 
 @api.post("/projects/:id/jobs/:job_id/play", params=(ID, JOB_ID), auth=REQUIRED)
 def play_job(ctx: Context) -> Any:
     """Run a manual job; 400 Unplayable Job otherwise."""
-    project = writable_project(ctx, DEVELOPER)
-    job = job_ops.play(ctx.store, build_of(ctx, project), ctx.user.id, ctx.now)
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).job(job)
+    return _act(ctx, lambda job: job_ops.play(ctx.store, job, ctx.user.id, ctx.now))
 
 
 def _token_job(ctx: Context) -> Any:

@@ -15,6 +15,7 @@ from fakeservice.ci import config as engine
 from fakeservice.ci.access import DEVELOPER, writable_project
 from fakeservice.ci.creation import local_reader
 from fakeservice.ci.repo import ci_config_path, head_sha, read_text, repository
+from fakeservice.ci.route_common import ID
 from fakeservice.core.store import Store
 from fakeservice.projects.lookup import project_from_path
 from fakeservice.projects.models import Project
@@ -22,7 +23,6 @@ from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, STR, Param
 from fakeservice.web.routing import PUBLIC, api
 
-ID = Param("id", STR, required=True)
 CONTENT = Param("content", STR, required=True)
 DRY_RUN = Param("dry_run", BOOL, default=False)
 INCLUDE_JOBS = Param("include_jobs", BOOL, default=False)

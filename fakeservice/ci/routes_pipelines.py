@@ -3,6 +3,7 @@ the CI file, retry, cancel, delete, variables, test report and its summary."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import pipeline_ops, reports
@@ -15,6 +16,7 @@ from fakeservice.ci.access import (
     writable_project,
 )
 from fakeservice.ci.creation import create_for_ref
+from fakeservice.ci.models import Pipeline
 from fakeservice.ci.pipeline_lists import (
     PIPELINE_ORDER_BY,
     PIPELINE_SCOPES,
@@ -22,15 +24,14 @@ from fakeservice.ci.pipeline_lists import (
     PIPELINE_STATUSES,
     project_pipelines,
 )
+from fakeservice.ci.route_common import ID, PIPELINE_ID, renderer
 from fakeservice.ci.simulation import settle
-from fakeservice.ci.views import Renderer, variables
+from fakeservice.ci.views import variables
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.params import BOOL, DATETIME, HASH, INT, STR, Array, Param
+from fakeservice.web.params import BOOL, DATETIME, HASH, STR, Array, Param
 from fakeservice.web.routing import REQUIRED, api
 
-ID = Param("id", STR, required=True)
-PIPELINE_ID = Param("pipeline_id", INT, required=True)
 VARIABLE_TYPES = ("env_var", "file")
 
 LIST_PARAMS = (
@@ -61,10 +62,6 @@ CREATE_PARAMS = (
         ),
     ),
 )
-
-
-def renderer(ctx: Context) -> Renderer:
-    return Renderer(ctx.store, ctx.base_url, ctx.now)
 
 
 @api.get("/projects/:id/pipelines", params=LIST_PARAMS, paginated=True)
@@ -99,13 +96,19 @@ def create_pipeline(ctx: Context) -> Any:
     return renderer(ctx).pipeline(pipeline)
 
 
+def _act(ctx: Context, action: Callable[[Pipeline], Pipeline]) -> Any:
+    """Apply ``action`` to the pipeline of ``:pipeline_id`` (Developer), let the simulation
+    settle, and render the pipeline it answers."""
+    project = writable_project(ctx, DEVELOPER)
+    pipeline = action(pipeline_of(ctx, project))
+    settle(ctx.store, ctx.now)
+    return renderer(ctx).pipeline(pipeline)
+
+
 @api.post("/projects/:id/pipelines/:pipeline_id/retry", params=(ID, PIPELINE_ID), auth=REQUIRED)
 def retry_pipeline(ctx: Context) -> Any:
     """Retry the failed and canceled jobs of a pipeline."""
-    project = writable_project(ctx, DEVELOPER)
-    pipeline = pipeline_ops.retry(ctx.store, pipeline_of(ctx, project), ctx.user.id, ctx.now)
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).pipeline(pipeline)
+    return _act(ctx, lambda found: pipeline_ops.retry(ctx.store, found, ctx.user.id, ctx.now))
 
 
 @api.post(
@@ -116,10 +119,7 @@ def retry_pipeline(ctx: Context) -> Any:
 )
 def cancel_pipeline(ctx: Context) -> Any:
     """Cancel every cancelable job of a pipeline (and of its child pipelines)."""
-    project = writable_project(ctx, DEVELOPER)
-    pipeline = pipeline_ops.cancel(ctx.store, pipeline_of(ctx, project), ctx.now)
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).pipeline(pipeline)
+    return _act(ctx, lambda found: pipeline_ops.cancel(ctx.store, found, ctx.now))
 
 
 @api.delete("/projects/:id/pipelines/:pipeline_id", params=(ID, PIPELINE_ID), auth=REQUIRED)
