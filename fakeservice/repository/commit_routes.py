@@ -12,8 +12,13 @@ from typing import Any
 
 from fakeservice.core.errors import NotFound
 from fakeservice.repository.git import ACTIONS, Action, CommitInfo
-from fakeservice.repository.guards import decode_content, readable, visible_project, writable
-from fakeservice.repository.models import commit_files
+from fakeservice.repository.guards import (
+    commit_request,
+    decode_content,
+    readable,
+    visible_project,
+    writable,
+)
 from fakeservice.repository.views import (
     commit_detail,
     commit_view,
@@ -81,9 +86,7 @@ def list_commits(ctx: Context) -> Any:
     web_url = project_web_url(ctx.base_url, project)
 
     def render(info: CommitInfo) -> dict[str, Any]:
-        out = commit_view(info, web_url)
-        if not p["trailers"]:
-            out["trailers"], out["extended_trailers"] = {}, {}
+        out = commit_view(info, web_url, with_trailers=p["trailers"])
         if p["with_stats"]:
             out["stats"] = stats_view(repo.commit_stats(info.id))
         return out
@@ -147,21 +150,7 @@ def create_commit(ctx: Context) -> Any:
         for index, item in enumerate(p["actions"])
     ]
     repo = writable(ctx, project, p["branch"])
-    sha = commit_files(
-        ctx.store,
-        project,
-        repo,
-        actions,
-        user=ctx.user,
-        now=ctx.now,
-        branch=p["branch"],
-        message=p["commit_message"],
-        author_name=p.get("author_name"),
-        author_email=p.get("author_email"),
-        start_branch=p.get("start_branch"),
-        force=p["force"],
-        api="commits",
-    )
+    sha = commit_request(ctx, project, repo, actions, force=p["force"], api="commits")
     stats = repo.commit_stats(sha) if p["stats"] else None
     return commit_detail(
         repo.get_commit(sha), project_web_url(ctx.base_url, project), project.id, stats

@@ -1,6 +1,7 @@
 """Request-side helpers shared by the repository endpoints: the project and repository a
-request may read or write, the errors for callers without the rights, and decoding of
-``text`` / ``base64`` file content.
+request may read or write, the errors for callers without the rights, commits made with
+the request's branch, message and author parameters, and decoding of ``text`` /
+``base64`` file content.
 
 * The project must be visible (else ``404 Project Not Found``); reading code needs the
   rights of :func:`~fakeservice.repository.access.can_read_code` (else ``403 Forbidden``).
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Sequence
 
 from fakeservice.core.errors import BadRequest, Forbidden, ParamError
 from fakeservice.projects.lookup import find_project_or_404
 from fakeservice.projects.models import Project
 from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code, role
-from fakeservice.repository.git import TRAVERSAL, Repository
-from fakeservice.repository.models import read_repository
+from fakeservice.repository.git import TRAVERSAL, Action, ApiFlavour, Repository
+from fakeservice.repository.models import commit_files, read_repository
 from fakeservice.web.context import Context
 
 PUSH_DENIED = "You are not allowed to push into this branch"
@@ -33,6 +35,13 @@ def readable(ctx: Context) -> tuple[Project, Repository]:
     project = visible_project(ctx)
     if not can_read_code(ctx.store, ctx.user, project, ctx.now):
         raise Forbidden()
+    return project, read_repository(ctx.store, project)
+
+
+def pushable(ctx: Context) -> tuple[Project, Repository]:
+    """The project of ``:id`` and its repository, for a caller who may push code to it."""
+    project = visible_project(ctx)
+    require_push_code(ctx, project)
     return project, read_repository(ctx.store, project)
 
 
@@ -52,6 +61,35 @@ def writable(ctx: Context, project: Project, branch: str) -> Repository:
     if not can_push_branch(ctx.store, project, repo, branch, caller_role(ctx, project)):
         raise Forbidden(PUSH_DENIED)
     return repo
+
+
+def commit_request(
+    ctx: Context,
+    project: Project,
+    repo: Repository,
+    actions: Sequence[Action],
+    *,
+    force: bool = False,
+    api: ApiFlavour = "files",
+) -> str:
+    """Commit ``actions`` as the caller, with the request's ``branch``, ``commit_message``,
+    ``author_name``, ``author_email`` and ``start_branch``; returns the new commit's sha."""
+    p = ctx.params
+    return commit_files(
+        ctx.store,
+        project,
+        repo,
+        actions,
+        user=ctx.user,
+        now=ctx.now,
+        branch=p["branch"],
+        message=p["commit_message"],
+        author_name=p.get("author_name"),
+        author_email=p.get("author_email"),
+        start_branch=p.get("start_branch"),
+        force=force,
+        api=api,
+    )
 
 
 def read_path(path: str) -> str:

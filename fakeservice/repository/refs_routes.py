@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from fakeservice.core.errors import BadRequest, NotFound, ParamError
 from fakeservice.members.models import MAINTAINER
@@ -17,13 +17,8 @@ from fakeservice.projects.models import Project
 from fakeservice.repository import protected
 from fakeservice.repository.access import can_push_branch
 from fakeservice.repository.git import Branch, Repository, Tag
-from fakeservice.repository.guards import (
-    caller_role,
-    readable,
-    require_push_code,
-    visible_project,
-)
-from fakeservice.repository.models import commit_email, read_repository, record_change
+from fakeservice.repository.guards import caller_role, pushable, readable
+from fakeservice.repository.models import commit_email, record_change
 from fakeservice.repository.views import branch_view, project_web_url, tag_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
@@ -38,6 +33,7 @@ PROTECTED_DELETE = (
     "Only a project maintainer or owner can delete a protected branch."
 )
 _VERSION_PART = re.compile(r"(\d+)")
+RefT = TypeVar("RefT", Branch, Tag)
 
 
 def name_filter(search: str | None) -> Callable[[str], bool]:
@@ -50,6 +46,13 @@ def name_filter(search: str | None) -> Callable[[str], bool]:
     if needle.endswith("$"):
         return lambda name: name.lower().endswith(needle[:-1])
     return lambda name: needle in name.lower()
+
+
+def _or_404(ref: RefT | None, what: str) -> RefT:
+    """The branch or tag found, else ``404 <what> Not Found``."""
+    if ref is None:
+        raise NotFound(what)
+    return ref
 
 
 # -- branches -----------------------------------------------------------------------------
@@ -130,18 +133,11 @@ def list_branches(ctx: Context) -> Any:
     return ctx.paginate_list(found, _branch_renderer(ctx, project, repo))
 
 
-def _branch_or_404(repo: Repository, name: str) -> Branch:
-    branch = repo.branch(name)
-    if branch is None:
-        raise NotFound("Branch")
-    return branch
-
-
 @api.get(BRANCHES + "/:branch", params=(ID, Param("branch", STR, required=True)), auth=PUBLIC)
 def get_branch(ctx: Context) -> Any:
     """Get one branch (names with ``/`` URL-encoded)."""
     project, repo = readable(ctx)
-    branch = _branch_or_404(repo, ctx.params["branch"])
+    branch = _or_404(repo.branch(ctx.params["branch"]), "Branch")
     return _branch_renderer(ctx, project, repo)(branch)
 
 
@@ -149,7 +145,7 @@ def get_branch(ctx: Context) -> Any:
 def branch_exists(ctx: Context) -> Any:
     """204 when the branch exists, 404 otherwise."""
     _, repo = readable(ctx)
-    _branch_or_404(repo, ctx.params["branch"])
+    _or_404(repo.branch(ctx.params["branch"]), "Branch")
     return Response(204, [], b"")
 
 
@@ -164,9 +160,7 @@ def branch_exists(ctx: Context) -> Any:
 )
 def create_branch(ctx: Context) -> Any:
     """Create a branch at ``ref`` (Developer)."""
-    project = visible_project(ctx)
-    require_push_code(ctx, project)
-    repo = read_repository(ctx.store, project)
+    project, repo = pushable(ctx)
     branch = repo.create_branch(ctx.params["branch"], ctx.params["ref"])
     record_change(ctx.store, project, repo, ctx.now)
     return _branch_renderer(ctx, project, repo)(branch)
@@ -175,11 +169,9 @@ def create_branch(ctx: Context) -> Any:
 @api.delete(BRANCHES + "/:branch", params=(ID, Param("branch", STR, required=True)), auth=REQUIRED)
 def delete_branch(ctx: Context) -> Any:
     """Delete a branch (Developer; a protected one needs Maintainer; never the default)."""
-    project = visible_project(ctx)
-    require_push_code(ctx, project)
-    repo = read_repository(ctx.store, project)
+    project, repo = pushable(ctx)
     name = ctx.params["branch"]
-    _branch_or_404(repo, name)
+    _or_404(repo.branch(name), "Branch")
     if (
         name != repo.default_branch
         and protected.rules_for(ctx.store, project.id, name)
@@ -228,18 +220,11 @@ def list_tags(ctx: Context) -> Any:
     return ctx.paginate_list(found, _tag_renderer(ctx, project, repo))
 
 
-def _tag_or_404(repo: Repository, name: str) -> Tag:
-    tag = repo.tag(name)
-    if tag is None:
-        raise NotFound("Tag")
-    return tag
-
-
 @api.get(TAGS + "/:tag_name", params=(ID, Param("tag_name", STR, required=True)), auth=PUBLIC)
 def get_tag(ctx: Context) -> Any:
     """Get one tag."""
     project, repo = readable(ctx)
-    return _tag_renderer(ctx, project, repo)(_tag_or_404(repo, ctx.params["tag_name"]))
+    return _tag_renderer(ctx, project, repo)(_or_404(repo.tag(ctx.params["tag_name"]), "Tag"))
 
 
 @api.post(
@@ -254,9 +239,7 @@ def get_tag(ctx: Context) -> Any:
 )
 def create_tag(ctx: Context) -> Any:
     """Create a tag (annotated when ``message`` is given; Developer)."""
-    project = visible_project(ctx)
-    require_push_code(ctx, project)
-    repo = read_repository(ctx.store, project)
+    project, repo = pushable(ctx)
     tag = repo.create_tag(
         ctx.params["tag_name"],
         ctx.params["ref"],
@@ -272,8 +255,6 @@ def create_tag(ctx: Context) -> Any:
 @api.delete(TAGS + "/:tag_name", params=(ID, Param("tag_name", STR, required=True)), auth=REQUIRED)
 def delete_tag(ctx: Context) -> Any:
     """Delete a tag (Developer)."""
-    project = visible_project(ctx)
-    require_push_code(ctx, project)
-    repo = read_repository(ctx.store, project)
+    project, repo = pushable(ctx)
     repo.delete_tag(ctx.params["tag_name"])
     record_change(ctx.store, project, repo, ctx.now)

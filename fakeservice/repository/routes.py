@@ -17,7 +17,13 @@ from fakeservice.projects.routes import create_hooks
 from fakeservice.projects.views import register_view_extension
 from fakeservice.repository import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.repository.git import Action, FileInfo, Repository, valid_branch_name
-from fakeservice.repository.guards import decode_content, read_path, readable, visible_project
+from fakeservice.repository.guards import (
+    commit_request,
+    decode_content,
+    read_path,
+    readable,
+    visible_project,
+)
 from fakeservice.repository.guards import writable as writable_repository
 from fakeservice.repository.models import (
     DEFAULT_BRANCH,
@@ -167,19 +173,7 @@ def _write(ctx: Context, kind: str) -> dict[str, Any]:
         execute_filemode=p.get("execute_filemode") if kind != "delete" else None,
         last_commit_id=p.get("last_commit_id") if kind != "create" else None,
     )
-    commit_files(
-        ctx.store,
-        project,
-        repo,
-        [action],
-        user=ctx.user,
-        now=ctx.now,
-        branch=p["branch"],
-        message=p["commit_message"],
-        author_name=p.get("author_name"),
-        author_email=p.get("author_email"),
-        start_branch=p.get("start_branch"),
-    )
+    commit_request(ctx, project, repo, [action])
     return {"file_path": p["file_path"], "branch": p["branch"]}
 
 
