@@ -8,21 +8,24 @@ created, and kept on the pipeline (git objects never change).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from typing import Any
 
 import attrs
 
-from fakeservice.core.clock import iso
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
 from fakeservice.repository.git import CommitInfo, Repository
 from fakeservice.repository.models import read_repository
+from fakeservice.repository.views import commit_entity
 
 DEFAULT_CI_FILE = ".gitlab-ci.yml"
 REF_NOT_FOUND = "Reference not found"
 REF_AMBIGUOUS = "Ref is ambiguous"
+SCENARIO_AUTHOR = "Scenario"
+SCENARIO_EMAIL = "scenario@example.com"
 
 
 @attrs.frozen(slots=True)
@@ -61,7 +64,7 @@ def resolve_ref(store: Store, project: Project, ref: str) -> RefInfo | str:
     info = repo.find_commit(sha)
     if info is None:
         return REF_NOT_FOUND
-    return RefInfo(ref, tag is not None, sha, commit_view(info))
+    return RefInfo(ref, tag is not None, sha, commit_entity(info, with_trailers=False))
 
 
 def read_text(store: Store, project: Project, sha: str, path: str) -> str | None:
@@ -83,44 +86,22 @@ def head_sha(store: Store, project: Project) -> str | None:
     return repo.resolve("HEAD")
 
 
-def commit_view(info: CommitInfo) -> dict[str, Any]:
-    """The commit object embedded in jobs (``web_url`` is added when rendering)."""
-    return {
-        "id": info.id,
-        "short_id": info.short_id,
-        "created_at": iso(info.created_at),
-        "parent_ids": list(info.parent_ids),
-        "title": info.title,
-        "message": info.message,
-        "author_name": info.author_name,
-        "author_email": info.author_email,
-        "authored_date": iso(info.authored_date),
-        "committer_name": info.committer_name,
-        "committer_email": info.committer_email,
-        "committed_date": iso(info.committed_date),
-        "trailers": {},
-        "extended_trailers": {},
-    }
-
-
-def synthetic_ref(project: Project, ref: str, when: Any) -> RefInfo:
+def synthetic_ref(project: Project, ref: str, when: dt.datetime) -> RefInfo:
     """A ref for a scenario pipeline of a project without that ref in its repository."""
     sha = hashlib.sha1(f"{project.path_with_namespace}\0{ref}".encode()).hexdigest()
-    stamp = iso(when)
-    commit = {
-        "id": sha,
-        "short_id": sha[:8],
-        "created_at": stamp,
-        "parent_ids": [],
-        "title": f"Scenario commit for {ref}",
-        "message": f"Scenario commit for {ref}",
-        "author_name": "Scenario",
-        "author_email": "scenario@example.com",
-        "authored_date": stamp,
-        "committer_name": "Scenario",
-        "committer_email": "scenario@example.com",
-        "committed_date": stamp,
-        "trailers": {},
-        "extended_trailers": {},
-    }
+    message = f"Scenario commit for {ref}"
+    info = CommitInfo(
+        id=sha,
+        tree_id="",
+        parent_ids=(),
+        message=message,
+        author_name=SCENARIO_AUTHOR,
+        author_email=SCENARIO_EMAIL,
+        authored_date=when,
+        committer_name=SCENARIO_AUTHOR,
+        committer_email=SCENARIO_EMAIL,
+        committed_date=when,
+    )
+    # the title is the whole message, however long
+    commit = {**commit_entity(info, with_trailers=False), "title": message}
     return RefInfo(ref, False, sha, commit)

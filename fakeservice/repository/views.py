@@ -118,9 +118,10 @@ def trailers(message: str) -> tuple[dict[str, str], dict[str, list[str]]]:
     return plain, grouped
 
 
-def commit_view(info: CommitInfo, web_url: str) -> dict[str, Any]:
-    """The commit entity of lists, branches and tags."""
-    plain, grouped = trailers(info.message)
+def commit_entity(info: CommitInfo, *, with_trailers: bool = True) -> dict[str, Any]:
+    """The commit entity without its ``web_url`` (CI keeps it on pipelines, trailers left
+    empty, and adds the URL when rendering); ``with_trailers=False`` leaves them empty."""
+    plain, grouped = trailers(info.message) if with_trailers else ({}, {})
     return {
         "id": info.id,
         "short_id": info.short_id,
@@ -136,6 +137,13 @@ def commit_view(info: CommitInfo, web_url: str) -> dict[str, Any]:
         "committed_date": iso(info.committed_date),
         "trailers": plain,
         "extended_trailers": grouped,
+    }
+
+
+def commit_view(info: CommitInfo, web_url: str, *, with_trailers: bool = True) -> dict[str, Any]:
+    """The commit entity of lists, branches and tags."""
+    return {
+        **commit_entity(info, with_trailers=with_trailers),
         "web_url": f"{web_url}/-/commit/{info.id}",
     }
 
