@@ -15,7 +15,6 @@ transport break the connection instead of answering.
 from __future__ import annotations
 
 import random
-import threading
 from http import HTTPStatus
 from typing import Any
 
@@ -23,6 +22,7 @@ import attrs
 
 from fakeservice.control.patterns import RequestPattern
 from fakeservice.control.ratelimit import limit_headers, throttled
+from fakeservice.control.rulebook import RuleBook
 from fakeservice.core.errors import (
     ApiError,
     BadRequest,
@@ -160,13 +160,8 @@ def _integer(name: str, value: Any, *, minimum: int) -> int:
     return value
 
 
-class Faults:
+class Faults(RuleBook[FaultRule]):
     """The service's fault rules."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.rules: list[FaultRule] = []
-        self._next_id = 0
 
     def add(
         self,
@@ -207,10 +202,9 @@ class Faults:
         ):
             raise FaultError("headers must map header names to strings")
         pattern = RequestPattern(path=path, method=method)
-        with self._lock:
-            self._next_id += 1
-            rule = FaultRule(
-                id=self._next_id,
+        return self._append(
+            lambda rule_id: FaultRule(
+                id=rule_id,
                 pattern=pattern,
                 status=status,
                 delay=delay,
@@ -223,27 +217,7 @@ class Faults:
                 headers=dict(headers or {}),
                 retry_after=retry_after,
             )
-            self.rules.append(rule)
-        return rule
-
-    def remove(self, rule_id: int) -> bool:
-        with self._lock:
-            before = len(self.rules)
-            self.rules = [r for r in self.rules if r.id != rule_id]
-            return len(self.rules) != before
-
-    def clear(self) -> None:
-        with self._lock:
-            self.rules = []
-
-    def export(self) -> list[dict[str, Any]]:
-        return [rule.spec() for rule in self.rules]
-
-    def load(self, specs: list[dict[str, Any]]) -> None:
-        """Replace the rules with ``specs`` (as from :meth:`export`), counts starting afresh."""
-        self.clear()
-        for spec in specs:
-            self.add(**spec)
+        )
 
     def decide(self, request: Request) -> FaultRule | None:
         """The first rule that fires for ``request``, if any."""

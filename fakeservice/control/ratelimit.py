@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import threading
 from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ import attrs
 
 from fakeservice.control.credentials import presented_secret
 from fakeservice.control.patterns import RequestPattern
+from fakeservice.control.rulebook import RuleBook
 from fakeservice.core.errors import RateLimited
 from fakeservice.tokens.models import find_secret
 from fakeservice.web.dispatch import render_error
@@ -94,15 +94,13 @@ def requester(service: FakeService, request: Request) -> tuple[bool, str]:
     return False, f"ip:{request.client}"
 
 
-class RateLimits:
+class RateLimits(RuleBook[RateLimitRule]):
     """The service's rate-limit rules and their per-window counters."""
 
     def __init__(self, service: FakeService) -> None:
+        super().__init__()
         self._service = service
-        self._lock = threading.Lock()
-        self.rules: list[RateLimitRule] = []
         self._counters: dict[tuple[int, str], tuple[int, int]] = {}
-        self._next_id = 0
 
     def add(
         self,
@@ -122,43 +120,26 @@ class RateLimits:
         if applies_to not in APPLIES_TO:
             raise RateLimitError(f"applies_to must be one of {', '.join(APPLIES_TO)}")
         pattern = RequestPattern(path=path, method=method)
-        with self._lock:
-            self._next_id += 1
-            rule = RateLimitRule(
-                id=self._next_id,
+        return self._append(
+            lambda rule_id: RateLimitRule(
+                id=rule_id,
                 limit=limit,
                 period=period,
                 name=name or DEFAULT_NAMES[applies_to],
                 applies_to=applies_to,
                 pattern=pattern,
             )
-            self.rules.append(rule)
-        return rule
+        )
 
-    def remove(self, rule_id: int) -> bool:
-        with self._lock:
-            before = len(self.rules)
-            self.rules = [r for r in self.rules if r.id != rule_id]
-            self._counters = {k: v for k, v in self._counters.items() if k[0] != rule_id}
-            return len(self.rules) != before
-
-    def clear(self) -> None:
-        with self._lock:
-            self.rules = []
+    def _forget(self, rule_id: int | None) -> None:
+        if rule_id is None:
             self._counters = {}
+        else:
+            self._counters = {k: v for k, v in self._counters.items() if k[0] != rule_id}
 
     def reset_counters(self) -> None:
         with self._lock:
             self._counters = {}
-
-    def export(self) -> list[dict[str, Any]]:
-        return [rule.spec() for rule in self.rules]
-
-    def load(self, specs: list[dict[str, Any]]) -> None:
-        """Replace the rules with ``specs`` (as from :meth:`export`); counters start afresh."""
-        self.clear()
-        for spec in specs:
-            self.add(**spec)
 
     def check(self, request: Request) -> Response | None:
         """Count the request against each matching rule; a 429 when one is exceeded."""

@@ -12,6 +12,7 @@ from fakeservice.control.clocks import clock_info
 from fakeservice.control.faults import FaultError
 from fakeservice.control.patterns import PatternError
 from fakeservice.control.ratelimit import APPLIES_TO, RateLimitError
+from fakeservice.control.rulebook import RuleBook
 from fakeservice.control.snapshots import SnapshotError
 from fakeservice.core.clock import CLOCK_MODES, ClockError
 from fakeservice.core.errors import ApiError
@@ -195,6 +196,22 @@ def clear_journal(ctx: Context) -> Any:
     return None
 
 
+# -- rules (faults and rate limits) ---------------------------------------------------------
+def _add_rule(ctx: Context, book: RuleBook[Any], error: type[ValueError]) -> Any:
+    """Add a rule from the request's parameters; 400 with the book's plain message."""
+    try:
+        rule = book.add(**ctx.params)
+    except (error, PatternError) as exc:
+        raise bad(str(exc)) from exc
+    return rule.to_json()
+
+
+def _remove_rule(book: RuleBook[Any], rule_id: int, what: str) -> None:
+    """Remove one rule; 404 ``unknown <what> <id>`` when there is none."""
+    if not book.remove(rule_id):
+        raise missing(f"unknown {what} {rule_id}")
+
+
 # -- faults --------------------------------------------------------------------------------
 FAULT_PARAMS = (
     Param("path", STR, required=True, allow_blank=False),
@@ -215,11 +232,7 @@ FAULT_PARAMS = (
 @api.post("/_fake/faults", params=FAULT_PARAMS, **CONTROL)
 def add_fault(ctx: Context) -> Any:
     """Inject a fault (status, delay or dropped connection) into matching requests."""
-    try:
-        rule = ctx.service.faults.add(**ctx.params)
-    except (FaultError, PatternError) as exc:
-        raise bad(str(exc)) from exc
-    return rule.to_json()
+    return _add_rule(ctx, ctx.service.faults, FaultError)
 
 
 @api.get("/_fake/faults", **CONTROL)
@@ -238,8 +251,7 @@ def clear_faults(ctx: Context) -> Any:
 @api.delete("/_fake/faults/:fault_id", params=(Param("fault_id", INT, required=True),), **CONTROL)
 def remove_fault(ctx: Context) -> Any:
     """Remove one fault rule."""
-    if not ctx.service.faults.remove(ctx.get("fault_id")):
-        raise missing(f"unknown fault {ctx.get('fault_id')}")
+    _remove_rule(ctx.service.faults, ctx.get("fault_id"), "fault")
     return None
 
 
@@ -258,11 +270,7 @@ def remove_fault(ctx: Context) -> Any:
 )
 def add_rate_limit(ctx: Context) -> Any:
     """Throttle matching requests: ``limit`` per ``period`` seconds per requester."""
-    try:
-        rule = ctx.service.rate_limits.add(**ctx.params)
-    except (RateLimitError, PatternError) as exc:
-        raise bad(str(exc)) from exc
-    return rule.to_json()
+    return _add_rule(ctx, ctx.service.rate_limits, RateLimitError)
 
 
 @api.get("/_fake/rate_limits", **CONTROL)
@@ -283,6 +291,5 @@ def clear_rate_limits(ctx: Context) -> Any:
 )
 def remove_rate_limit(ctx: Context) -> Any:
     """Remove one rate-limit rule."""
-    if not ctx.service.rate_limits.remove(ctx.get("rule_id")):
-        raise missing(f"unknown rate limit {ctx.get('rule_id')}")
+    _remove_rule(ctx.service.rate_limits, ctx.get("rule_id"), "rate limit")
     return None
