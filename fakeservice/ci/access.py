@@ -13,7 +13,7 @@ project ``404 Pipeline Not Found``; a job id that is not a build of the project
 from __future__ import annotations
 
 from fakeservice.ci.models import Job, Pipeline, find_build, find_pipeline
-from fakeservice.core.errors import Forbidden, NotFound
+from fakeservice.core.errors import Forbidden, or_404
 from fakeservice.members.models import DEVELOPER, MAINTAINER, OWNER, REPORTER
 from fakeservice.projects.lookup import access_level, project_from_path, require_access
 from fakeservice.projects.models import Project
@@ -57,14 +57,8 @@ def writable_project(ctx: Context, level: int = DEVELOPER) -> Project:
 
 
 def pipeline_of(ctx: Context, project: Project) -> Pipeline:
-    found = find_pipeline(ctx.store, project.id, ctx.params["pipeline_id"])
-    if found is None:
-        raise NotFound("Pipeline")
-    return found
+    return or_404(find_pipeline(ctx.store, project.id, ctx.params["pipeline_id"]), "Pipeline")
 
 
 def build_of(ctx: Context, project: Project) -> Job:
-    found = find_build(ctx.store, project.id, ctx.params["job_id"])
-    if found is None:
-        raise NotFound()
-    return found
+    return or_404(find_build(ctx.store, project.id, ctx.params["job_id"]))

@@ -25,7 +25,7 @@ from fakeservice.ci.access import (
 from fakeservice.ci.archive import ArchiveError, InvalidArtifactPath, read_member
 from fakeservice.ci.models import Job
 from fakeservice.ci.route_common import ID, JOB_ID, renderer
-from fakeservice.core.errors import BadRequest, NotFound
+from fakeservice.core.errors import BadRequest, NotFound, or_404
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
@@ -100,10 +100,7 @@ def _file_response(job: Job, path: str, ctx: Context) -> Response:
 
 
 def _by_ref(ctx: Context, project: Project, ref: str) -> Job:
-    job = artifacts.find_by_ref(ctx.store, project.id, ref, ctx.params["job"], ctx.now)
-    if job is None:
-        raise NotFound()
-    return job
+    return or_404(artifacts.find_by_ref(ctx.store, project.id, ref, ctx.params["job"], ctx.now))
 
 
 @api.get("/projects/:id/jobs/:job_id/artifacts", params=(ID, JOB_ID, JOB_TOKEN), job_token=True)

@@ -8,22 +8,18 @@ descending) and come straight from the job indexes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import jobs as job_ops
 from fakeservice.ci.access import (
-    DEVELOPER,
     build_of,
     pipeline_of,
     readable_project,
-    writable_project,
 )
 from fakeservice.ci.artifacts import trace_bytes
-from fakeservice.ci.models import JOB_SCOPES, Job, jobs
-from fakeservice.ci.route_common import ID, JOB_ID, PIPELINE_ID, renderer
-from fakeservice.ci.simulation import settle
-from fakeservice.core.errors import NotFound
+from fakeservice.ci.models import JOB_SCOPES, jobs
+from fakeservice.ci.route_common import ID, JOB_ID, PIPELINE_ID, act, renderer
+from fakeservice.core.errors import NotFound, or_404
 from fakeservice.core.store import Selection
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
@@ -96,38 +92,29 @@ def get_trace(ctx: Context) -> Response:
     return Response(200, [("Content-Type", "text/plain; charset=utf-8")], log)
 
 
-def _act(ctx: Context, action: Callable[[Job], Job]) -> Any:
-    """Apply ``action`` to the job of ``:job_id`` (Developer), let the simulation settle,
-    and render the job it answers."""
-    project = writable_project(ctx, DEVELOPER)
-    job = action(build_of(ctx, project))
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).job(job)
-
-
 @api.post("/projects/:id/jobs/:job_id/cancel", params=(ID, JOB_ID), auth=REQUIRED)
 def cancel_job(ctx: Context) -> Any:
     """Cancel a job; a finished job is returned unchanged."""
-    return _act(ctx, lambda job: job_ops.cancel(ctx.store, job, ctx.now))
+    job = act(ctx, build_of, lambda job: job_ops.cancel(ctx.store, job, ctx.now))
+    return renderer(ctx).job(job)
 
 
 @api.post("/projects/:id/jobs/:job_id/retry", params=(ID, JOB_ID), auth=REQUIRED)
 def retry_job(ctx: Context) -> Any:
     """Retry a job: a new job (new id) is created; 403 when the job is not retryable."""
-    return _act(ctx, lambda job: job_ops.retry(ctx.store, job, ctx.user.id, ctx.now))
+    job = act(ctx, build_of, lambda job: job_ops.retry(ctx.store, job, ctx.user.id, ctx.now))
+    return renderer(ctx).job(job)
 
 
 @api.post("/projects/:id/jobs/:job_id/play", params=(ID, JOB_ID), auth=REQUIRED)
 def play_job(ctx: Context) -> Any:
     """Run a manual job; 400 Unplayable Job otherwise."""
-    return _act(ctx, lambda job: job_ops.play(ctx.store, job, ctx.user.id, ctx.now))
+    job = act(ctx, build_of, lambda job: job_ops.play(ctx.store, job, ctx.user.id, ctx.now))
+    return renderer(ctx).job(job)
 
 
 def _token_job(ctx: Context) -> Any:
-    job = ctx.caller.job
-    if job is None:
-        raise NotFound("Job")
-    return job
+    return or_404(ctx.caller.job, "Job")
 
 
 @api.get("/job", auth=REQUIRED, job_token=True)

@@ -3,7 +3,6 @@ the CI file, retry, cancel, delete, variables, test report and its summary."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import pipeline_ops, reports
@@ -16,7 +15,6 @@ from fakeservice.ci.access import (
     writable_project,
 )
 from fakeservice.ci.creation import create_for_ref
-from fakeservice.ci.models import Pipeline
 from fakeservice.ci.pipeline_lists import (
     PIPELINE_ORDER_BY,
     PIPELINE_SCOPES,
@@ -24,7 +22,7 @@ from fakeservice.ci.pipeline_lists import (
     PIPELINE_STATUSES,
     project_pipelines,
 )
-from fakeservice.ci.route_common import ID, PIPELINE_ID, renderer
+from fakeservice.ci.route_common import ID, PIPELINE_ID, act, renderer
 from fakeservice.ci.simulation import settle
 from fakeservice.ci.views import variables
 from fakeservice.web.context import Context
@@ -96,19 +94,13 @@ def create_pipeline(ctx: Context) -> Any:
     return renderer(ctx).pipeline(pipeline)
 
 
-def _act(ctx: Context, action: Callable[[Pipeline], Pipeline]) -> Any:
-    """Apply ``action`` to the pipeline of ``:pipeline_id`` (Developer), let the simulation
-    settle, and render the pipeline it answers."""
-    project = writable_project(ctx, DEVELOPER)
-    pipeline = action(pipeline_of(ctx, project))
-    settle(ctx.store, ctx.now)
-    return renderer(ctx).pipeline(pipeline)
-
-
 @api.post("/projects/:id/pipelines/:pipeline_id/retry", params=(ID, PIPELINE_ID), auth=REQUIRED)
 def retry_pipeline(ctx: Context) -> Any:
     """Retry the failed and canceled jobs of a pipeline."""
-    return _act(ctx, lambda found: pipeline_ops.retry(ctx.store, found, ctx.user.id, ctx.now))
+    pipeline = act(
+        ctx, pipeline_of, lambda found: pipeline_ops.retry(ctx.store, found, ctx.user.id, ctx.now)
+    )
+    return renderer(ctx).pipeline(pipeline)
 
 
 @api.post(
@@ -119,7 +111,8 @@ def retry_pipeline(ctx: Context) -> Any:
 )
 def cancel_pipeline(ctx: Context) -> Any:
     """Cancel every cancelable job of a pipeline (and of its child pipelines)."""
-    return _act(ctx, lambda found: pipeline_ops.cancel(ctx.store, found, ctx.now))
+    pipeline = act(ctx, pipeline_of, lambda found: pipeline_ops.cancel(ctx.store, found, ctx.now))
+    return renderer(ctx).pipeline(pipeline)
 
 
 @api.delete("/projects/:id/pipelines/:pipeline_id", params=(ID, PIPELINE_ID), auth=REQUIRED)

@@ -17,7 +17,7 @@ import attrs
 
 from fakeservice.clusters import models
 from fakeservice.clusters.views import cluster_edit_view, cluster_view
-from fakeservice.core.errors import NotFound, ParamError, ValidationFailed
+from fakeservice.core.errors import ParamError, ValidationFailed, or_404
 from fakeservice.members.access import can_read_project
 from fakeservice.projects.models import find_project
 from fakeservice.web.conditional import require_unmodified_since
@@ -137,10 +137,7 @@ def nested_params(
 
 
 def _cluster_or_404(ctx: Context) -> models.Cluster:
-    cluster = models.find_cluster(ctx.store, ctx.params["cluster_id"])
-    if cluster is None:
-        raise NotFound()
-    return cluster
+    return or_404(models.find_cluster(ctx.store, ctx.params["cluster_id"]))
 
 
 def _check_management_project(ctx: Context, project_id: int | None) -> None:

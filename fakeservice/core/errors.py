@@ -6,7 +6,9 @@ Each error knows its HTTP status and its JSON body exactly as the real service w
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -39,6 +41,13 @@ class NotFound(ApiError):
         if message is None:
             message = f"404 {kind} Not Found" if kind else "404 Not found"
         super().__init__({"message": message})
+
+
+def or_404(record: T | None, kind: str | None = None) -> T:
+    """``record``, or :class:`NotFound` (of ``kind``) when there is none."""
+    if record is None:
+        raise NotFound(kind)
+    return record
 
 
 class RouteNotFound(ApiError):

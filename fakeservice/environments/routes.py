@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import NotFound, ParamError
+from fakeservice.core.errors import ParamError, or_404
 from fakeservice.environments import models
 from fakeservice.environments import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.environments.views import protected_environment_view
@@ -63,10 +63,7 @@ def _project(ctx: Context) -> Project:
 
 
 def _record_or_404(ctx: Context, project: Project) -> models.ProtectedEnvironment:
-    record = models.find(ctx.store, project.id, ctx.params["name"])
-    if record is None:
-        raise NotFound()
-    return record
+    return or_404(models.find(ctx.store, project.id, ctx.params["name"]))
 
 
 def _given(item: dict[str, Any], keys: tuple[str, ...]) -> list[str]:

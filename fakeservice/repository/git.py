@@ -46,7 +46,7 @@ from dulwich.objects import Blob, Commit, ShaFile, Tree, parse_tree
 from dulwich.objects import Tag as TagObject
 from dulwich.refs import DictRefsContainer, check_ref_format
 
-from fakeservice.core.errors import ApiError, BadRequest, Conflict, NotFound, ParamError
+from fakeservice.core.errors import ApiError, BadRequest, Conflict, NotFound, ParamError, or_404
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -725,10 +725,7 @@ class Repository:
         return None
 
     def _resolve_or_404(self, ref: str | None, kind: str = "Commit") -> bytes:
-        found = self._resolve(ref)
-        if found is None:
-            raise NotFound(kind)
-        return found
+        return or_404(self._resolve(ref), kind)
 
     # -- cached object access ------------------------------------------------------------
     def _tree(self, sha: bytes) -> dict[bytes, Entry]:
@@ -795,10 +792,7 @@ class Repository:
         return cached
 
     def _info(self, sha: bytes) -> CommitInfo:
-        info = self._commit(sha)
-        if info is None:
-            raise NotFound("Commit")
-        return info
+        return or_404(self._commit(sha), "Commit")
 
     def _lookup(self, tree: bytes, parts: Path) -> Entry | None:
         """The entry at ``parts`` under ``tree`` (the tree itself for an empty path)."""

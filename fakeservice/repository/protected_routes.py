@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import NotFound
+from fakeservice.core.errors import or_404
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project
@@ -29,10 +29,7 @@ def _project(ctx: Context) -> Project:
 
 
 def _rule_or_404(ctx: Context, project: Project) -> protected.ProtectedBranch:
-    rule = protected.find(ctx.store, project.id, ctx.params["name"])
-    if rule is None:
-        raise NotFound()
-    return rule
+    return or_404(protected.find(ctx.store, project.id, ctx.params["name"]))
 
 
 def _level(value: int | None) -> int:

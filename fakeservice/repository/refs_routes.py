@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from fakeservice.core.errors import BadRequest, NotFound, ParamError
+from fakeservice.core.errors import BadRequest, ParamError, or_404
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected
@@ -33,7 +33,6 @@ PROTECTED_DELETE = (
     "Only a project maintainer or owner can delete a protected branch."
 )
 _VERSION_PART = re.compile(r"(\d+)")
-RefT = TypeVar("RefT", Branch, Tag)
 
 
 def name_filter(search: str | None) -> Callable[[str], bool]:
@@ -46,13 +45,6 @@ def name_filter(search: str | None) -> Callable[[str], bool]:
     if needle.endswith("$"):
         return lambda name: name.lower().endswith(needle[:-1])
     return lambda name: needle in name.lower()
-
-
-def _or_404(ref: RefT | None, what: str) -> RefT:
-    """The branch or tag found, else ``404 <what> Not Found``."""
-    if ref is None:
-        raise NotFound(what)
-    return ref
 
 
 # -- branches -----------------------------------------------------------------------------
@@ -137,7 +129,7 @@ def list_branches(ctx: Context) -> Any:
 def get_branch(ctx: Context) -> Any:
     """Get one branch (names with ``/`` URL-encoded)."""
     project, repo = readable(ctx)
-    branch = _or_404(repo.branch(ctx.params["branch"]), "Branch")
+    branch = or_404(repo.branch(ctx.params["branch"]), "Branch")
     return _branch_renderer(ctx, project, repo)(branch)
 
 
@@ -145,7 +137,7 @@ def get_branch(ctx: Context) -> Any:
 def branch_exists(ctx: Context) -> Any:
     """204 when the branch exists, 404 otherwise."""
     _, repo = readable(ctx)
-    _or_404(repo.branch(ctx.params["branch"]), "Branch")
+    or_404(repo.branch(ctx.params["branch"]), "Branch")
     return Response(204, [], b"")
 
 
@@ -171,7 +163,7 @@ def delete_branch(ctx: Context) -> Any:
     """Delete a branch (Developer; a protected one needs Maintainer; never the default)."""
     project, repo = pushable(ctx)
     name = ctx.params["branch"]
-    _or_404(repo.branch(name), "Branch")
+    or_404(repo.branch(name), "Branch")
     if (
         name != repo.default_branch
         and protected.rules_for(ctx.store, project.id, name)
@@ -224,7 +216,7 @@ def list_tags(ctx: Context) -> Any:
 def get_tag(ctx: Context) -> Any:
     """Get one tag."""
     project, repo = readable(ctx)
-    return _tag_renderer(ctx, project, repo)(_or_404(repo.tag(ctx.params["tag_name"]), "Tag"))
+    return _tag_renderer(ctx, project, repo)(or_404(repo.tag(ctx.params["tag_name"]), "Tag"))
 
 
 @api.post(
