@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,11 +65,10 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from fakeservice.control.statefile import StateFileError
     from fakeservice.scenarios.problems import ScenarioError
     from fakeservice.service import FakeService
+    from fakeservice.testing.server import listening_socket
 
     try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
+        sock = listening_socket(args.host, args.port)
     except OSError as exc:
         print(
             f"fakeservice: cannot listen on {args.host}:{args.port}: {exc.strerror}",

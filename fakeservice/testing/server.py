@@ -15,6 +15,21 @@ if TYPE_CHECKING:
     from fakeservice.service import FakeService
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A bound TCP socket for uvicorn (IPv6 when ``host`` has a colon)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # accepted connections inherit this: without it, headers and body go out as two
+    # small segments and Nagle + delayed ACK add ~40 ms to every response
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
 class ServerStartError(RuntimeError):
     """The server did not become ready within its timeout."""
 
@@ -26,12 +41,7 @@ class LiveServer:
         self.service = service
         self.host = host
         self.timeout = timeout
-        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        # accepted connections inherit this: without it, headers and body go out as two
-        # small segments and Nagle + delayed ACK add ~40 ms to every response
-        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.socket.bind((host, port))
+        self.socket = listening_socket(host, port)
         self.port = self.socket.getsockname()[1]
         config = uvicorn.Config(
             service.app,
