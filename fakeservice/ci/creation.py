@@ -14,7 +14,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
-from fakeservice.ci.config import Config, JobSpec, PlanError, parse, plan
+from fakeservice.ci.config import Config, JobSpec, PipelinePlan, PlanError, parse, plan
 from fakeservice.ci.flow import fire_pipeline, refresh_pipeline
 from fakeservice.ci.models import BRIDGE, Job, Pipeline, jobs, pipelines
 from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, resolve_ref
@@ -56,45 +56,6 @@ def parse_at(store: Store, project: Project, sha: str, content: str | None) -> C
 
 def variables_dict(variables: Sequence[Mapping[str, str]]) -> dict[str, str]:
     return {str(v["key"]): str(v.get("value") or "") for v in variables}
-
-
-def _insert_pipeline(
-    store: Store,
-    project: Project,
-    info: RefInfo,
-    *,
-    source: str,
-    user_id: int | None,
-    variables: Sequence[Mapping[str, str]],
-    now: dt.datetime,
-    parent: Pipeline | None = None,
-    trigger_job: Job | None = None,
-) -> Pipeline:
-    pipeline = Pipeline(
-        id=store.next_id("ci_pipelines"),
-        iid=store.next_iid("ci_pipelines", project.id),
-        project_id=project.id,
-        ref=info.ref,
-        sha=info.sha,
-        before_sha=BLANK_SHA,
-        tag=info.tag,
-        source=source,
-        created_at=now,
-        updated_at=now,
-        user_id=user_id,
-        variables=[
-            {
-                "key": str(v["key"]),
-                "variable_type": str(v.get("variable_type") or "env_var"),
-                "value": str(v.get("value") or ""),
-            }
-            for v in variables
-        ],
-        parent_id=parent.id if parent is not None else None,
-        trigger_job_id=trigger_job.id if trigger_job is not None else None,
-        commit=dict(info.commit),
-    )
-    return pipelines(store).insert(pipeline)
 
 
 def _insert_job(
@@ -149,45 +110,50 @@ def create_planned(
     An invalid configuration stores a failed pipeline with ``yaml_errors`` and raises the
     400; a plan error raises the 400 without storing anything.
     """
-    if not config.valid:
-        failed = _insert_pipeline(
-            store,
-            project,
-            info,
-            source=source,
-            user_id=user_id,
-            variables=variables,
-            now=now,
-            parent=parent,
-            trigger_job=trigger_job,
-        )
-        failed.yaml_errors = ", ".join(config.errors)
-        fire_pipeline(store, failed, "drop", now)
-        raise _base_error(config.errors)
-    try:
-        planned = plan(
-            config,
-            ref=info.ref,
-            tag=info.tag,
-            source=source,
-            variables=variables_dict(variables),
-            default_branch=project.default_branch or "main",
-            project_path=project.path_with_namespace,
-            sha=info.sha,
-        )
-    except PlanError as exc:
-        raise _base_error(exc.errors) from exc
-    pipeline = _insert_pipeline(
-        store,
-        project,
-        info,
+    planned: PipelinePlan | None = None
+    if config.valid:
+        try:
+            planned = plan(
+                config,
+                ref=info.ref,
+                tag=info.tag,
+                source=source,
+                variables=variables_dict(variables),
+                default_branch=project.default_branch or "main",
+                project_path=project.path_with_namespace,
+                sha=info.sha,
+            )
+        except PlanError as exc:
+            raise _base_error(exc.errors) from exc
+    pipeline = Pipeline(
+        id=store.next_id("ci_pipelines"),
+        iid=store.next_iid("ci_pipelines", project.id),
+        project_id=project.id,
+        ref=info.ref,
+        sha=info.sha,
+        before_sha=BLANK_SHA,
+        tag=info.tag,
         source=source,
+        created_at=now,
+        updated_at=now,
         user_id=user_id,
-        variables=variables,
-        now=now,
-        parent=parent,
-        trigger_job=trigger_job,
+        variables=[
+            {
+                "key": str(v["key"]),
+                "variable_type": str(v.get("variable_type") or "env_var"),
+                "value": str(v.get("value") or ""),
+            }
+            for v in variables
+        ],
+        parent_id=parent.id if parent is not None else None,
+        trigger_job_id=trigger_job.id if trigger_job is not None else None,
+        commit=dict(info.commit),
     )
+    pipelines(store).insert(pipeline)
+    if planned is None:
+        pipeline.yaml_errors = ", ".join(config.errors)
+        fire_pipeline(store, pipeline, "drop", now)
+        raise _base_error(config.errors)
     pipeline.stages = planned.stages
     for spec in planned.jobs:
         _insert_job(store, pipeline, spec, user_id, now)
