@@ -280,16 +280,49 @@ def _pipeline_started(pipeline: Any, old: str, _event: str, context: dict[str, A
     _reopen(pipeline)
 
 
-def _pipeline_finished(pipeline: Any, _old: str, _event: str, context: dict[str, Any]) -> None:
+DURATION_STATUSES = frozenset({"success", "failed", "running", "canceled"})
+
+
+def running_seconds(jobs: Iterable[Any], now: dt.datetime) -> int | None:
+    """A pipeline's duration as the service computes it: the length of the union of the
+    running periods of its latest jobs (queue time and overlaps not counted), whole
+    seconds; None when no job ever ran."""
+    periods = sorted(
+        (job.started_at, job.finished_at or now)
+        for job in latest(jobs)
+        if job.status in DURATION_STATUSES and job.started_at is not None
+    )
+    if not periods:
+        return None
+    total = 0.0
+    start, end = periods[0]
+    for begin, finish in periods[1:]:
+        if begin > end:
+            total += _seconds(end, start)
+            start, end = begin, finish
+        elif finish > end:
+            end = finish
+    total += _seconds(end, start)
+    return int(total)
+
+
+def _pipeline_duration(pipeline: Any, context: dict[str, Any]) -> int | None:
+    jobs = context.get("jobs")
     now = context_now(context)
-    pipeline.finished_at = now
+    if jobs is not None:
+        return running_seconds(jobs, now)
     started = pipeline.started_at
-    pipeline.duration = None if started is None else _whole_seconds(now, started)
+    return None if started is None else _whole_seconds(now, started)
+
+
+def _pipeline_finished(pipeline: Any, _old: str, _event: str, context: dict[str, Any]) -> None:
+    pipeline.finished_at = context_now(context)
+    pipeline.duration = _pipeline_duration(pipeline, context)
 
 
 def _pipeline_blocked(pipeline: Any, _old: str, _event: str, context: dict[str, Any]) -> None:
     if pipeline.started_at is not None:
-        pipeline.duration = _whole_seconds(context_now(context), pipeline.started_at)
+        pipeline.duration = _pipeline_duration(pipeline, context)
 
 
 def _pipeline_reopened(pipeline: Any, _old: str, _event: str, _context: dict[str, Any]) -> None:
@@ -358,9 +391,10 @@ def sync_pipeline(pipeline: PipelineRecord, jobs: Iterable[Any], **context: Any)
     The move goes through :data:`PIPELINE_MACHINE` (so timestamps follow); a derived
     ``created`` never moves a pipeline, as in the service.
     """
+    jobs = list(jobs)
     status = pipeline_status(jobs)
     if status != pipeline.status and status != "created":
-        PIPELINE_MACHINE.fire(pipeline, STATUS_EVENTS[status], **context)
+        PIPELINE_MACHINE.fire(pipeline, STATUS_EVENTS[status], jobs=jobs, **context)
     return pipeline.status
 
 

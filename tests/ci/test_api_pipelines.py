@@ -309,9 +309,10 @@ def test_timestamps_and_durations(svc: FakeService) -> None:
     done = pipeline(svc, created["id"])
     assert done["status"] == "success"
     # build 5..35; test and lint queued at 35, picked up at 40 (test runs 40 s: 40..80);
-    # the bridge runs at 80; the child's jobs run 85..115
+    # the bridge runs at 80; the child's jobs run 85..115. The duration is the union of
+    # the running periods (5..35 and 40..115), not finished_at - started_at.
     assert done["finished_at"] == "2026-01-01T09:01:55Z"
-    assert done["duration"] == 110 and done["coverage"] == "87.50"
+    assert done["duration"] == 105 and done["coverage"] == "87.50"
     assert done["updated_at"] == done["finished_at"]
 
 
