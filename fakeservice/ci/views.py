@@ -8,6 +8,7 @@ and users, so a page of 100 jobs costs 100 small dictionaries.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import artifacts
@@ -84,8 +85,20 @@ class Renderer:
         out["web_url"] = f"{self.project_url(job.project_id)}/-/commit/{out['id']}"
         return out
 
+    def _pipeline_times(self, pipeline: Pipeline) -> dict[str, Any]:
+        """``created_at``, ``updated_at`` and ``web_url``: the tail of every pipeline shape."""
+        return {
+            "created_at": iso(pipeline.created_at),
+            "updated_at": iso(pipeline.updated_at),
+            "web_url": self.pipeline_url(pipeline),
+        }
+
     # -- jobs ----------------------------------------------------------------------------
-    def _common(self, job: Job) -> tuple[dict[str, Any], Pipeline | None]:
+    def _common(
+        self, job: Job, pipeline_view: Callable[[Pipeline], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The fields jobs and bridges share, up to ``project`` (``pipeline`` rendered by
+        ``pipeline_view``)."""
         pipeline = pipelines(self.store).get(job.pipeline_id)
         out: dict[str, Any] = {
             "id": job.id,
@@ -104,27 +117,17 @@ class Renderer:
             "queued_duration": job_queued_duration(job, self.now),
             "user": self._user(job.user_id),
             "commit": self.commit(pipeline, job),
+            "pipeline": pipeline_view(pipeline) if pipeline is not None else None,
         }
-        return out, pipeline
-
-    def job(self, job: Job, *, download_url: bool = False) -> dict[str, Any]:
-        """The Job object (§2.4)."""
-        out, pipeline = self._common(job)
-        out["pipeline"] = (
-            {
-                "id": pipeline.id,
-                "project_id": pipeline.project_id,
-                "ref": pipeline.ref,
-                "sha": pipeline.sha,
-                "status": pipeline.status,
-            }
-            if pipeline is not None
-            else None
-        )
         if job.status == "failed":
             out["failure_reason"] = job.failure_reason
         out["web_url"] = self.job_url(job)
         out["project"] = {"ci_job_token_scope_enabled": False}
+        return out
+
+    def job(self, job: Job, *, download_url: bool = False) -> dict[str, Any]:
+        """The Job object (§2.4)."""
+        out = self._common(job, _pipeline_ref)
         archive = artifacts.archive_of(job, self.now)
         if archive is not None:
             out["artifacts_file"] = {"filename": artifacts.ARCHIVE_NAME, "size": len(archive)}
@@ -142,25 +145,7 @@ class Renderer:
 
     def bridge(self, job: Job) -> dict[str, Any]:
         """The Bridge job object (§2.5)."""
-        out, pipeline = self._common(job)
-        out["pipeline"] = (
-            {
-                "id": pipeline.id,
-                "project_id": pipeline.project_id,
-                "ref": pipeline.ref,
-                "sha": pipeline.sha,
-                "status": pipeline.status,
-                "created_at": iso(pipeline.created_at),
-                "updated_at": iso(pipeline.updated_at),
-                "web_url": self.pipeline_url(pipeline),
-            }
-            if pipeline is not None
-            else None
-        )
-        if job.status == "failed":
-            out["failure_reason"] = job.failure_reason
-        out["web_url"] = self.job_url(job)
-        out["project"] = {"ci_job_token_scope_enabled": False}
+        out = self._common(job, lambda p: {**_pipeline_ref(p), **self._pipeline_times(p)})
         downstream = pipelines(self.store).get(job.downstream_pipeline_id)
         out["downstream_pipeline"] = (
             {
@@ -168,9 +153,7 @@ class Renderer:
                 "sha": downstream.sha,
                 "ref": downstream.ref,
                 "status": downstream.status,
-                "created_at": iso(downstream.created_at),
-                "updated_at": iso(downstream.updated_at),
-                "web_url": self.pipeline_url(downstream),
+                **self._pipeline_times(downstream),
             }
             if downstream is not None
             else None
@@ -188,9 +171,7 @@ class Renderer:
             "ref": pipeline.ref,
             "status": pipeline.status,
             "source": pipeline.source,
-            "created_at": iso(pipeline.created_at),
-            "updated_at": iso(pipeline.updated_at),
-            "web_url": self.pipeline_url(pipeline),
+            **self._pipeline_times(pipeline),
         }
 
     def pipeline(self, pipeline: Pipeline) -> dict[str, Any]:
@@ -241,9 +222,7 @@ class Renderer:
                 "sha": pipeline.sha,
                 "ref": pipeline.ref,
                 "status": pipeline.status,
-                "created_at": iso(pipeline.created_at),
-                "updated_at": iso(pipeline.updated_at),
-                "web_url": self.pipeline_url(pipeline),
+                **self._pipeline_times(pipeline),
             },
             "project": {
                 "id": project.id,
@@ -256,6 +235,17 @@ class Renderer:
             },
             "user": self._user_ref(job.user_id),
         }
+
+
+def _pipeline_ref(pipeline: Pipeline) -> dict[str, Any]:
+    """The pipeline a job belongs to, as the job shows it."""
+    return {
+        "id": pipeline.id,
+        "project_id": pipeline.project_id,
+        "ref": pipeline.ref,
+        "sha": pipeline.sha,
+        "status": pipeline.status,
+    }
 
 
 def _whole(value: float | None) -> int | None:
