@@ -29,6 +29,7 @@ STATUS_FAILED = "failed"
 STATUS_SKIPPED = "skipped"
 STATUS_ERROR = "error"
 STATUS_ORDER: tuple[str, ...] = (STATUS_ERROR, STATUS_FAILED, STATUS_SUCCESS, STATUS_SKIPPED)
+_COUNT_KEYS = ("total_count", "success_count", "failed_count", "skipped_count", "error_count")
 
 _ATTACHMENT = re.compile(r"\[\[ATTACHMENT\|(?P<path>[^\[\]|]+?)\]\]")
 _LEADING_FLOAT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
@@ -194,6 +195,18 @@ class _Suite:
     def total_time(self) -> float:
         return round(sum(case.execution_time for case in self.cases), 2)
 
+    def counts(self) -> dict[str, Any]:
+        """``name``, ``total_time`` and the counts: how both shapes open a suite."""
+        return {
+            "name": self.name,
+            "total_time": self.total_time,
+            "total_count": len(self.cases),
+            "success_count": self.count(STATUS_SUCCESS),
+            "failed_count": self.count(STATUS_FAILED),
+            "skipped_count": self.count(STATUS_SKIPPED),
+            "error_count": self.count(STATUS_ERROR),
+        }
+
 
 def _group(jobs: Iterable[JobTests | tuple[str, int, Sequence[TestCase]]]) -> list[_Suite]:
     suites: dict[str, _Suite] = {}
@@ -208,68 +221,47 @@ def _group(jobs: Iterable[JobTests | tuple[str, int, Sequence[TestCase]]]) -> li
     return list(suites.values())
 
 
+def _totals(rendered: list[dict[str, Any]]) -> dict[str, Any]:
+    """The suites' ``total_time`` and counts summed, under the suites' key names."""
+    out: dict[str, Any] = {"total_time": round(sum(s["total_time"] for s in rendered), 2)}
+    for key in _COUNT_KEYS:
+        out[key] = sum(s[key] for s in rendered)
+    return out
+
+
+def _short(key: str) -> str:
+    """A suite key as the summary's ``total`` names it (``success_count`` -> ``success``)."""
+    return key.removeprefix("total_").removesuffix("_count")
+
+
 def _sorted_cases(cases: Iterable[TestCase]) -> list[TestCase]:
     return sorted(cases, key=lambda c: (STATUS_ORDER.index(c.status), -c.execution_time))
 
 
 def build_report(jobs: Iterable[JobTests | tuple[str, int, Sequence[TestCase]]]) -> dict[str, Any]:
     """``GET .../test_report``: totals and one suite per job name, cases error-first."""
-    suites = _group(jobs)
-    rendered = []
-    for suite in suites:
-        rendered.append(
-            {
-                "name": suite.name,
-                "total_time": suite.total_time,
-                "total_count": len(suite.cases),
-                "success_count": suite.count(STATUS_SUCCESS),
-                "failed_count": suite.count(STATUS_FAILED),
-                "skipped_count": suite.count(STATUS_SKIPPED),
-                "error_count": suite.count(STATUS_ERROR),
-                "suite_error": suite.suite_error,
-                "test_cases": []
-                if suite.suite_error
-                else [case.to_json() for case in _sorted_cases(suite.cases)],
-            }
-        )
-    return {
-        "total_time": round(sum(s["total_time"] for s in rendered), 2),
-        "total_count": sum(s["total_count"] for s in rendered),
-        "success_count": sum(s["success_count"] for s in rendered),
-        "failed_count": sum(s["failed_count"] for s in rendered),
-        "skipped_count": sum(s["skipped_count"] for s in rendered),
-        "error_count": sum(s["error_count"] for s in rendered),
-        "test_suites": rendered,
-    }
+    rendered = [
+        {
+            **suite.counts(),
+            "suite_error": suite.suite_error,
+            "test_cases": []
+            if suite.suite_error
+            else [case.to_json() for case in _sorted_cases(suite.cases)],
+        }
+        for suite in _group(jobs)
+    ]
+    return {**_totals(rendered), "test_suites": rendered}
 
 
 def build_summary(jobs: Iterable[JobTests | tuple[str, int, Sequence[TestCase]]]) -> dict[str, Any]:
     """``GET .../test_report_summary``: ``total`` and one summary per job name."""
-    suites = _group(jobs)
     rendered = [
-        {
-            "name": suite.name,
-            "total_time": suite.total_time,
-            "total_count": len(suite.cases),
-            "success_count": suite.count(STATUS_SUCCESS),
-            "failed_count": suite.count(STATUS_FAILED),
-            "skipped_count": suite.count(STATUS_SKIPPED),
-            "error_count": suite.count(STATUS_ERROR),
-            "build_ids": list(suite.build_ids),
-            "suite_error": suite.suite_error,
-        }
-        for suite in suites
+        {**suite.counts(), "build_ids": list(suite.build_ids), "suite_error": suite.suite_error}
+        for suite in _group(jobs)
     ]
     errors = [s["suite_error"] for s in rendered if s["suite_error"]]
+    totals = {_short(key): value for key, value in _totals(rendered).items()}
     return {
-        "total": {
-            "time": round(sum(s["total_time"] for s in rendered), 2),
-            "count": sum(s["total_count"] for s in rendered),
-            "success": sum(s["success_count"] for s in rendered),
-            "failed": sum(s["failed_count"] for s in rendered),
-            "skipped": sum(s["skipped_count"] for s in rendered),
-            "error": sum(s["error_count"] for s in rendered),
-            "suite_error": errors[0] if errors else None,
-        },
+        "total": {**totals, "suite_error": errors[0] if errors else None},
         "test_suites": rendered,
     }
