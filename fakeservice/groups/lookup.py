@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import Forbidden, NotFound
+from fakeservice.core.errors import NotFound
 from fakeservice.groups.models import Namespace, find_group
-from fakeservice.members.access import can_read_group, group_access
+from fakeservice.members.access import can_read_group, group_role, require_role
 from fakeservice.web.context import Context
-
-ADMIN_ACCESS = 60
 
 
 def find_group_or_404(ctx: Context, key: Any) -> Namespace:
@@ -21,17 +19,10 @@ def find_group_or_404(ctx: Context, key: Any) -> Namespace:
 
 
 def group_access_level(ctx: Context, group: Namespace) -> int:
-    if ctx.user is None:
-        return 0
-    if ctx.user.admin:
-        return ADMIN_ACCESS
-    return group_access(ctx.store, ctx.user, group, ctx.now)
+    return group_role(ctx.store, ctx.user, group, ctx.now)
 
 
 def require_group_access(
     ctx: Context, group: Namespace, level: int, reason: str | None = None
 ) -> int:
-    have = group_access_level(ctx, group)
-    if have < level:
-        raise Forbidden(reason)
-    return have
+    return require_role(group_access_level(ctx, group), level, reason)

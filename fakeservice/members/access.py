@@ -6,16 +6,26 @@
 * Public records are visible to everyone, internal ones to every signed-in user who is
   not external, private ones to members (and administrators).
 * Callers who may not see a record get 404, never 403.
+* A caller's role is 0 when anonymous and the Admin level for administrators; a role
+  lower than an endpoint needs is 403.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from fakeservice.core.errors import Forbidden
 from fakeservice.core.store import Selection, Store
 from fakeservice.groups.models import Namespace, descendants, namespaces, self_and_ancestor_ids
-from fakeservice.members.models import NAMESPACE, OWNER, PROJECT, find_member, of_user
+from fakeservice.members.models import (
+    ADMIN_LEVEL,
+    NAMESPACE,
+    OWNER,
+    PROJECT,
+    find_member,
+    of_user,
+)
 from fakeservice.projects.models import ORDERS, Project, projects
 
 
@@ -63,6 +73,31 @@ def project_access(store: Store, user: Any, project: Project, now: Any) -> int:
             if via:
                 level = max(level, min(via, share["group_access_level"]))
     return level
+
+
+def _caller_role(user: Any, member_role: Callable[[], int]) -> int:
+    if user is None:
+        return 0
+    if user.admin:
+        return ADMIN_LEVEL
+    return member_role()
+
+
+def project_role(store: Store, user: Any, project: Project, now: Any) -> int:
+    """The caller's role in a project (0 anonymous, the Admin level for administrators)."""
+    return _caller_role(user, lambda: project_access(store, user, project, now))
+
+
+def group_role(store: Store, user: Any, group: Namespace, now: Any) -> int:
+    """The caller's role in a group (0 anonymous, the Admin level for administrators)."""
+    return _caller_role(user, lambda: group_access(store, user, group, now))
+
+
+def require_role(role: int, level: int, reason: str | None = None) -> int:
+    """``role``, unless it is below ``level``: then 403 (with ``reason``)."""
+    if role < level:
+        raise Forbidden(reason)
+    return role
 
 
 def visible_by_level(user: Any, visibility: str) -> bool:

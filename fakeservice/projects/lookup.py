@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import Forbidden, NotFound
-from fakeservice.members.access import can_read_project, project_access
+from fakeservice.core.errors import NotFound
+from fakeservice.members.access import can_read_project, project_role, require_role
 from fakeservice.projects.models import Project, find_project
 from fakeservice.web.context import Context
-
-ADMIN_ACCESS = 60
 
 
 def find_project_or_404(ctx: Context, key: Any) -> Project:
@@ -25,19 +23,12 @@ def find_project_or_404(ctx: Context, key: Any) -> Project:
 
 def access_level(ctx: Context, project: Project) -> int:
     """The caller's effective role in the project (60 for administrators)."""
-    if ctx.user is None:
-        return 0
-    if ctx.user.admin:
-        return ADMIN_ACCESS
-    return project_access(ctx.store, ctx.user, project, ctx.now)
+    return project_role(ctx.store, ctx.user, project, ctx.now)
 
 
 def require_access(ctx: Context, project: Project, level: int, reason: str | None = None) -> int:
     """Raise 403 unless the caller's role is at least ``level``; return the role."""
-    have = access_level(ctx, project)
-    if have < level:
-        raise Forbidden(reason)
-    return have
+    return require_role(access_level(ctx, project), level, reason)
 
 
 def project_with_role(ctx: Context, level: int) -> Project:

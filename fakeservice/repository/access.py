@@ -22,17 +22,6 @@ from fakeservice.repository import protected
 from fakeservice.repository.git import Repository
 from fakeservice.users.models import User
 
-ADMIN_ROLE = 60
-
-
-def role(store: Store, user: User | None, project: Project, now: dt.datetime) -> int:
-    """The user's effective role in the project (60 for administrators, 0 for anonymous)."""
-    if user is None:
-        return 0
-    if user.admin:
-        return ADMIN_ROLE
-    return project_access(store, user, project, now)
-
 
 def can_read_code(store: Store, user: User | None, project: Project, now: dt.datetime) -> bool:
     if user is not None and user.admin:

@@ -26,10 +26,10 @@ from typing import Any
 
 import attrs
 
-from fakeservice.members.access import can_read_project
+from fakeservice.members.access import can_read_project, project_role
 from fakeservice.projects.models import Project, find_project
 from fakeservice.repository import protected
-from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code, role
+from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code
 from fakeservice.repository.git import RefUpdate, Repository
 from fakeservice.repository.models import read_repository, record_change
 from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
@@ -149,7 +149,7 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
         return _challenge()
     if not readable or (user is not None and not caller.scopes & READ_SCOPES):
         return _text(403, DOWNLOAD_DENIED)
-    level = role(store, user, project, now)
+    level = project_role(store, user, project, now)
     repo = read_repository(store, project)
     can_push = pushing and bool(caller.scopes & WRITE_SCOPES) and can_push_code(project, level)
     status, headers, body = handle(

@@ -16,9 +16,10 @@ import binascii
 from collections.abc import Sequence
 
 from fakeservice.core.errors import BadRequest, Forbidden, ParamError
+from fakeservice.members.access import project_role
 from fakeservice.projects.lookup import find_project_or_404
 from fakeservice.projects.models import Project
-from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code, role
+from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code
 from fakeservice.repository.git import TRAVERSAL, Action, ApiFlavour, Repository
 from fakeservice.repository.models import commit_files, read_repository
 from fakeservice.web.context import Context
@@ -46,7 +47,7 @@ def pushable(ctx: Context) -> tuple[Project, Repository]:
 
 
 def caller_role(ctx: Context, project: Project) -> int:
-    return role(ctx.store, ctx.user, project, ctx.now)
+    return project_role(ctx.store, ctx.user, project, ctx.now)
 
 
 def require_push_code(ctx: Context, project: Project) -> None:
