@@ -46,7 +46,7 @@ from fakeservice.members.models import (
 from fakeservice.members.views import member_view
 from fakeservice.projects.lookup import access_level, find_project_or_404
 from fakeservice.projects.models import projects
-from fakeservice.users.models import User, find_by_username, users
+from fakeservice.users.models import User, find_by_username, live_user, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import (
@@ -131,17 +131,12 @@ def _personal_owner(ctx: Context, kind: str, record: Any) -> Member | None:
     )
 
 
-def _live_user(ctx: Context, user_id: int) -> User | None:
-    user = users(ctx.store).get(user_id)
-    return None if user is None or user.deleted else user
-
-
 def _direct_member(ctx: Context, kind: str, record: Any, user_id: int) -> Member:
     """A direct member by user id, else ``404 Not found``."""
     member = find_member(ctx.store, kind, record.id, user_id)
     if member is None:
         member = _personal_owner(ctx, kind, record)
-    if member is None or member.user_id != user_id or _live_user(ctx, user_id) is None:
+    if member is None or member.user_id != user_id or live_user(ctx.store, user_id) is None:
         raise NotFound()
     return member
 
@@ -152,7 +147,7 @@ def _all_members(ctx: Context, kind: str, record: Any) -> list[Member]:
     best: dict[int, Member] = {}
 
     def offer(member: Member, cap: int | None = None) -> None:
-        if not member.active(now) or _live_user(ctx, member.user_id) is None:
+        if not member.active(now) or live_user(ctx.store, member.user_id) is None:
             return
         if cap is not None and member.access_level > cap:
             member = attrs.evolve(member, access_level=cap)
@@ -269,7 +264,7 @@ def _is_digits(text: str) -> bool:
 def _resolve(ctx: Context, key: str, *, by_id: bool) -> User | None:
     key = key.strip()
     if by_id:
-        return _live_user(ctx, int(key)) if _is_digits(key) else None
+        return live_user(ctx.store, int(key)) if _is_digits(key) else None
     user = find_by_username(ctx.store, key)
     return None if user is None or user.deleted else user
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed
+from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed, or_404
 from fakeservice.tokens.models import SCOPES, AccessToken, find_secret, issue_token, tokens
 from fakeservice.tokens.views import token_view
-from fakeservice.users.models import find_by_username, hash_password, users
+from fakeservice.users.models import find_by_username, hash_password, live_user, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import DATE, INT, STR, Array, Param
@@ -28,9 +28,7 @@ TOKEN_PARAMS = (
 
 def _issue(ctx: Context, kind: str) -> Any:
     p = ctx.params
-    user = users(ctx.store).get(p["user_id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, p["user_id"]), "User")
     expires = p.get("expires_at")
     if expires is not None and expires <= ctx.now.date():
         raise ValidationFailed({"expires_at": ["must be in the future"]})

@@ -130,6 +130,12 @@ def hash_password(password: str) -> str:
     return hashlib.sha256(("fakeservice:" + password).encode()).hexdigest()
 
 
+def live_user(store: Store, user_id: int) -> User | None:
+    """The user with this id, unless there is none or it is deleted."""
+    user = users(store).get(user_id)
+    return None if user is None or user.deleted else user
+
+
 def find_by_username(store: Store, username: str) -> User | None:
     return users(store).by("username", username.lower())
 

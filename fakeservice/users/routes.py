@@ -7,7 +7,14 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from fakeservice.core.errors import Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed
+from fakeservice.core.errors import (
+    Conflict,
+    Forbidden,
+    NotFound,
+    Unauthorized,
+    ValidationFailed,
+    or_404,
+)
 from fakeservice.core.store import Selection
 from fakeservice.members.access import authorized_projects
 from fakeservice.members.models import members, of_user
@@ -18,6 +25,7 @@ from fakeservice.users.models import (
     create_user,
     find_by_id_or_username,
     find_by_username,
+    live_user,
     modify_user,
     users,
     validate_user_fields,
@@ -233,9 +241,7 @@ def list_users(ctx: Context) -> Any:
 )
 def get_user(ctx: Context) -> Any:
     """Get a single user."""
-    user = users(ctx.store).get(ctx.params["id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
     if ctx.is_admin:
         out = user_admin(user, ctx.base_url)
         if ctx.params["with_custom_attributes"]:
@@ -330,9 +336,7 @@ def create(ctx: Context) -> Any:
 def modify(ctx: Context) -> Any:
     """Modify a user (administrators). Any failure answers 404."""
     p = ctx.params
-    user = users(ctx.store).get(p["id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, p["id"]), "User")
     fields = {k: p[k] for k in ("email", "name", "username", "password") if k in p}
     fields.update(_profile_fields(p))
     if "public_email" in p:
@@ -360,9 +364,7 @@ def modify(ctx: Context) -> Any:
 )
 def delete_identity(ctx: Context) -> Any:
     """Delete a user's identity for a provider (administrators)."""
-    user = users(ctx.store).get(ctx.params["id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
     kept = [i for i in user.identities if i.provider != ctx.params["provider"]]
     if len(kept) == len(user.identities):
         raise NotFound("Identity")
@@ -396,9 +398,7 @@ def delete_user(ctx: Context) -> Any:
     from fakeservice.groups.models import delete_group, namespaces
     from fakeservice.projects.models import delete_project, projects
 
-    user = users(ctx.store).get(ctx.params["id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
     groups_owned = sole_owned_groups(ctx, user)
     if groups_owned and not ctx.params["hard_delete"]:
         raise Conflict("User cannot be removed while is the sole-owner of a group")
@@ -423,9 +423,7 @@ def delete_user(ctx: Context) -> Any:
 
 
 def _set_state(ctx: Context, event: str) -> Any:
-    user = users(ctx.store).get(ctx.params["id"])
-    if user is None or user.deleted:
-        raise NotFound("User")
+    user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
     if event == "block":
         if user.is_internal:
             raise Forbidden("An internal user cannot be blocked")
