@@ -17,6 +17,7 @@ from fakeservice.ci.models import Job, Pipeline, latest_jobs, pipelines
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
+from fakeservice.projects.views import project_identity
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref, user_ref_with_profile
 
@@ -224,15 +225,7 @@ class Renderer:
                 "status": pipeline.status,
                 **self._pipeline_times(pipeline),
             },
-            "project": {
-                "id": project.id,
-                "description": project.description,
-                "name": project.name,
-                "name_with_namespace": project.name_with_namespace,
-                "path": project.path,
-                "path_with_namespace": project.path_with_namespace,
-                "created_at": iso(project.created_at),
-            },
+            "project": project_identity(project),
             "user": self._user_ref(job.user_id),
         }
 

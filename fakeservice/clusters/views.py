@@ -8,21 +8,10 @@ from typing import Any
 from fakeservice.clusters.models import CLUSTER_TYPE, PLATFORM_TYPE, PROVIDER_TYPE, Cluster
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
-from fakeservice.projects.models import Project, projects
+from fakeservice.projects.models import projects
+from fakeservice.projects.views import project_identity
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
-
-
-def project_identity(project: Project) -> dict[str, Any]:
-    return {
-        "id": project.id,
-        "description": project.description,
-        "name": project.name,
-        "name_with_namespace": project.name_with_namespace,
-        "path": project.path,
-        "path_with_namespace": project.path_with_namespace,
-        "created_at": iso(project.created_at),
-    }
 
 
 def cluster_view(store: Store, cluster: Cluster, base_url: str) -> dict[str, Any]:

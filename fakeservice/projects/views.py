@@ -35,10 +35,9 @@ def namespace_view(ns: Namespace, base_url: str) -> dict[str, Any]:
     }
 
 
-def project_simple(store: Store, project: Project, base_url: str) -> dict[str, Any]:
-    ns = namespaces(store).rows[project.namespace_id]
-    host = base_url.split("://", 1)[-1].split(":", 1)[0]
-    out: dict[str, Any] = {
+def project_identity(project: Project) -> dict[str, Any]:
+    """The fields that name a project, as every project shape (and embedded project) opens."""
+    return {
         "id": project.id,
         "description": project.description,
         "name": project.name,
@@ -46,6 +45,14 @@ def project_simple(store: Store, project: Project, base_url: str) -> dict[str, A
         "path": project.path,
         "path_with_namespace": project.path_with_namespace,
         "created_at": iso(project.created_at),
+    }
+
+
+def project_simple(store: Store, project: Project, base_url: str) -> dict[str, Any]:
+    ns = namespaces(store).rows[project.namespace_id]
+    host = base_url.split("://", 1)[-1].split(":", 1)[0]
+    out: dict[str, Any] = {
+        **project_identity(project),
         "default_branch": project.default_branch,
         "tag_list": list(project.topics),
         "topics": list(project.topics),
