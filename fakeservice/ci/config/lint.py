@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from .errors import PlanError
 from .planning import plan
 from .records import Config, PipelinePlan
 from .values import _plain
-from .vocabulary import ExistsCheck
 
 
 def lint_jobs(config: Config) -> list[dict[str, Any]]:
@@ -70,53 +68,31 @@ def instance_lint(
 
 def project_lint(config: Config, *, include_jobs: bool = False) -> dict[str, Any]:
     """``POST|GET /projects/:id/ci/lint`` (static): ``{valid, errors, warnings, merged_yaml, includes[, jobs]}``."""
-    result: dict[str, Any] = {
-        "valid": config.valid,
-        "errors": list(config.errors),
-        "warnings": list(config.warnings),
-        "merged_yaml": config.merged_yaml,
-        "includes": [dict(item) for item in config.includes],
-    }
-    if include_jobs:
-        result["jobs"] = lint_jobs(config)
-    return result
+    jobs = lint_jobs(config) if include_jobs else None
+    return _project_answer(config, list(config.errors), jobs)
 
 
 def dry_run_lint(
-    config: Config,
-    *,
-    include_jobs: bool = False,
-    ref: str,
-    tag: bool = False,
-    source: str = "push",
-    variables: Mapping[str, str] | None = None,
-    project_variables: Mapping[str, str] | None = None,
-    default_branch: str = "main",
-    project_path: str = "",
-    sha: str | None = None,
-    file_exists: ExistsCheck | None = None,
+    config: Config, *, include_jobs: bool = False, **plan_options: Any
 ) -> dict[str, Any]:
-    """Project lint with ``dry_run=true``: simulate creating a pipeline for ``ref``."""
+    """Project lint with ``dry_run=true``: simulate creating a pipeline (``plan_options``
+    are :func:`~.planning.plan`'s: ``ref`` and the ref's context)."""
     errors = list(config.errors)
     jobs: list[dict[str, Any]] = []
     if config.valid:
         try:
-            simulated = plan(
-                config,
-                ref=ref,
-                tag=tag,
-                source=source,
-                variables=variables,
-                project_variables=project_variables,
-                default_branch=default_branch,
-                project_path=project_path,
-                sha=sha,
-                file_exists=file_exists,
-            )
+            simulated = plan(config, **plan_options)
         except PlanError as exc:
             errors = exc.errors
         else:
             jobs = plan_jobs(simulated)
+    return _project_answer(config, errors, jobs if include_jobs else None)
+
+
+def _project_answer(
+    config: Config, errors: list[str], jobs: list[dict[str, Any]] | None
+) -> dict[str, Any]:
+    """The project lint body; ``jobs`` only when asked for."""
     result: dict[str, Any] = {
         "valid": not errors,
         "errors": errors,
@@ -124,6 +100,6 @@ def dry_run_lint(
         "merged_yaml": config.merged_yaml,
         "includes": [dict(item) for item in config.includes],
     }
-    if include_jobs:
+    if jobs is not None:
         result["jobs"] = jobs
     return result
