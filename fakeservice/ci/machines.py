@@ -44,20 +44,8 @@ JOB_STATES: tuple[str, ...] = (
     "manual",
     "scheduled",
 )
-PIPELINE_STATES: tuple[str, ...] = (
-    "created",
-    "waiting_for_resource",
-    "preparing",
-    "pending",
-    "running",
-    "success",
-    "failed",
-    "canceling",
-    "canceled",
-    "skipped",
-    "manual",
-    "scheduled",
-)
+# a pipeline's status is derived from its jobs' statuses and takes the same values
+PIPELINE_STATES: tuple[str, ...] = JOB_STATES
 
 CANCELABLE: frozenset[str] = frozenset(
     {"created", "waiting_for_resource", "preparing", "pending", "running", "scheduled", "manual"}

@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from fakeservice.ci.machines import COMPLETED
+from fakeservice.ci.machines import COMPLETED, PIPELINE_STATES
 from fakeservice.ci.models import PIPELINE_ORDERS, Pipeline, latest_for_ref, pipelines
 from fakeservice.ci.repo import repository
 from fakeservice.core.store import Selection, Store
@@ -20,19 +20,8 @@ from fakeservice.projects.models import Project
 from fakeservice.users.models import find_by_username
 
 PIPELINE_SCOPES = ("running", "pending", "finished", "branches", "tags")
-PIPELINE_STATUSES = (
-    "created",
-    "waiting_for_resource",
-    "preparing",
-    "pending",
-    "running",
-    "success",
-    "failed",
-    "canceled",
-    "skipped",
-    "manual",
-    "scheduled",
-)
+# the ``status`` filter takes every pipeline state but the transient ``canceling``
+PIPELINE_STATUSES = tuple(state for state in PIPELINE_STATES if state != "canceling")
 PIPELINE_SOURCES = (
     "push",
     "web",
