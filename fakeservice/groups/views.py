@@ -87,7 +87,7 @@ def group_statistics(store: Store, group: Namespace) -> dict[str, int]:
 
 
 def share_view(store: Store, share: dict[str, Any]) -> dict[str, Any]:
-    """One entry of ``shared_with_groups``."""
+    """One entry of ``shared_with_groups`` (of a group or of a project)."""
     other = namespaces(store).get(share["group_id"])
     expires = share.get("expires_at")
     return {

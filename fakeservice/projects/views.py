@@ -9,6 +9,7 @@ from typing import Any
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.groups.models import Namespace, namespaces
+from fakeservice.groups.views import share_view
 from fakeservice.projects.models import Project
 from fakeservice.users.views import user_ref
 
@@ -126,7 +127,7 @@ def project_full(
     out["build_timeout"] = project.build_timeout
     out["auto_cancel_pending_pipelines"] = "enabled"
     out["ci_config_path"] = project.ci_config_path
-    out["shared_with_groups"] = [_share_view(store, share) for share in project.shared_with_groups]
+    out["shared_with_groups"] = [share_view(store, share) for share in project.shared_with_groups]
     out["only_allow_merge_if_pipeline_succeeds"] = project.only_allow_merge_if_pipeline_succeeds
     out["allow_merge_on_skipped_pipeline"] = None
     out["request_access_enabled"] = project.request_access_enabled
@@ -145,18 +146,6 @@ def project_full(
     if viewer_is_admin:
         out["repository_storage"] = project.repository_storage
     return out
-
-
-def _share_view(store: Store, share: dict[str, Any]) -> dict[str, Any]:
-    group = namespaces(store).get(share["group_id"])
-    expires = share.get("expires_at")
-    return {
-        "group_id": share["group_id"],
-        "group_name": group.name if group else None,
-        "group_full_path": group.full_path if group else None,
-        "group_access_level": share["group_access_level"],
-        "expires_at": expires.isoformat() if expires else None,
-    }
 
 
 def statistics_view(project: Project) -> dict[str, int]:
