@@ -65,24 +65,19 @@ def _disposition(filename: str) -> str:
     return f"attachment; filename=\"{filename}\"; filename*=UTF-8''{quote(filename)}"
 
 
-def _archive_response(job: Job, ctx: Context) -> Response:
-    archive = artifacts.archive_of(job, ctx.now)
-    if archive is None:
-        raise NotFound()
+def _download(content_type: str, filename: str, data: bytes) -> Response:
     return Response(
-        200,
-        [
-            ("Content-Type", "application/zip"),
-            ("Content-Disposition", _disposition(artifacts.ARCHIVE_NAME)),
-        ],
-        archive,
+        200, [("Content-Type", content_type), ("Content-Disposition", _disposition(filename))], data
     )
 
 
+def _archive_response(job: Job, ctx: Context) -> Response:
+    archive = or_404(artifacts.archive_of(job, ctx.now))
+    return _download("application/zip", artifacts.ARCHIVE_NAME, archive)
+
+
 def _file_response(job: Job, path: str, ctx: Context) -> Response:
-    archive = artifacts.archive_of(job, ctx.now)
-    if archive is None:
-        raise NotFound()
+    archive = or_404(artifacts.archive_of(job, ctx.now))
     try:
         data = read_member(archive, path)
     except InvalidArtifactPath as exc:
@@ -93,10 +88,7 @@ def _file_response(job: Job, path: str, ctx: Context) -> Response:
         raise NotFound()
     name = path.rstrip("/").rsplit("/", 1)[-1]
     suffix = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
-    ctype = CONTENT_TYPES.get(suffix, "application/octet-stream")
-    return Response(
-        200, [("Content-Type", ctype), ("Content-Disposition", _disposition(name))], data
-    )
+    return _download(CONTENT_TYPES.get(suffix, "application/octet-stream"), name, data)
 
 
 def _by_ref(ctx: Context, project: Project, ref: str) -> Job:
