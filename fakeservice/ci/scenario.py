@@ -44,6 +44,7 @@ from fakeservice.scenarios.loader import (
     register_project_section,
     register_section,
 )
+from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     ANY,
     INT,
@@ -57,7 +58,6 @@ from fakeservice.scenarios.schema import (
     Range,
     Record,
 )
-from fakeservice.users.models import find_by_username
 
 if TYPE_CHECKING:
     from fakeservice.service import FakeService
@@ -157,10 +157,7 @@ def _pipeline(service: FakeService, project: Project, spec: Any, where: str) -> 
         raise _error(f"{where}.variables", "must map names to values")
     user_id = project.creator_id
     if spec.get("user") is not None:
-        user = find_by_username(store, str(spec["user"]))
-        if user is None:
-            raise _error(f"{where}.user", f"unknown user {spec['user']!r}")
-        user_id = user.id
+        user_id = named_user(store, spec["user"], f"{where}.user").id
     info = resolve_ref(store, project, ref)
     config_spec = spec.get("config")
     if config_spec is not None:

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.errors import ApiError
 from fakeservice.environments import models
-from fakeservice.groups.models import find_group
 from fakeservice.projects.models import Project
 from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.references import named_group, named_user
 from fakeservice.scenarios.schema import (
     STR,
     Choice,
@@ -39,7 +39,6 @@ from fakeservice.scenarios.schema import (
     at_least_one,
     exactly_one,
 )
-from fakeservice.users.models import find_by_username
 
 if TYPE_CHECKING:
     from fakeservice.service import FakeService
@@ -114,15 +113,9 @@ def _entry(
     store = service.store
     user_id = group_id = None
     if spec.get("user") is not None:
-        user = find_by_username(store, str(spec["user"]))
-        if user is None:
-            raise _error(f"{where}.user", f"unknown user {spec['user']!r}")
-        user_id = user.id
+        user_id = named_user(store, spec["user"], f"{where}.user").id
     if spec.get("group") is not None:
-        group = find_group(store, str(spec["group"]))
-        if group is None:
-            raise _error(f"{where}.group", f"unknown group {spec['group']!r}")
-        group_id = group.id
+        group_id = named_group(store, spec["group"], f"{where}.group").id
     inheritance = spec.get("group_inheritance_type", models.DIRECT)
     if inheritance not in models.GROUP_INHERITANCE_TYPES:
         raise _error(f"{where}.group_inheritance_type", "must be 0 or 1")

@@ -43,6 +43,7 @@ from fakeservice.repository.models import (
     record_change,
 )
 from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     BOOL,
     STR,
@@ -55,7 +56,7 @@ from fakeservice.scenarios.schema import (
     Nullable,
     Record,
 )
-from fakeservice.users.models import User, find_by_username, users
+from fakeservice.users.models import User, users
 
 if TYPE_CHECKING:
     from fakeservice.service import FakeService
@@ -140,10 +141,7 @@ def _instant(value: Any) -> dt.datetime:
 def _author(service: FakeService, project: Project, username: Any, where: str) -> User:
     table = users(service.store)
     if username is not None:
-        user = find_by_username(service.store, str(username))
-        if user is None:
-            raise ScenarioError([(where, f"unknown user {username!r}")])
-        return user
+        return named_user(service.store, username, where)
     creator = table.get(project.creator_id)
     if creator is not None:
         return creator

@@ -17,8 +17,9 @@ from fakeservice.members.models import NAMESPACE, PROJECT, ROLE_BY_NAME, add_mem
 from fakeservice.projects.models import Project, create_project, projects
 from fakeservice.scenarios import sections
 from fakeservice.scenarios.problems import ScenarioError
+from fakeservice.scenarios.references import named_group, named_user
 from fakeservice.tokens.models import find_secret, issue_token
-from fakeservice.users.models import Identity, User, UserStatus, create_user, find_by_username
+from fakeservice.users.models import Identity, User, UserStatus, create_user
 
 if TYPE_CHECKING:
     from fakeservice.service import FakeService
@@ -130,10 +131,7 @@ class RecordLoader:
         return item[key]
 
     def _user(self, username: Any, where: str) -> User:
-        user = find_by_username(self.store, str(username))
-        if user is None:
-            raise ScenarioError([(where, f"unknown user {username!r}")])
-        return user
+        return named_user(self.store, username, where)
 
     # -- users ---------------------------------------------------------------------------
     def user(self, item: Any, where: str) -> None:
@@ -299,13 +297,8 @@ class RecordLoader:
         for index, member in enumerate(item.get("members") or []):
             self._member(PROJECT, project.id, member, f"{where}.members[{index}]")
         for index, share in enumerate(item.get("shared_with") or []):
-            group = find_group(
-                self.store, str(self._require(share, "group", f"{where}.shared_with[{index}]"))
-            )
-            if group is None:
-                raise ScenarioError(
-                    [(f"{where}.shared_with[{index}]", f"unknown group {share['group']!r}")]
-                )
+            at = f"{where}.shared_with[{index}]"
+            group = named_group(self.store, self._require(share, "group", at), at)
             project.shared_with_groups.append(
                 {
                     "group_id": group.id,
