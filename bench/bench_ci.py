@@ -11,9 +11,9 @@ three run to completion by the simulated runner, one in five canceled).
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
-from collections.abc import Callable
+
+from latency import Case, get_ok, measure, print_table
 
 from fakeservice import FakeService
 from fakeservice.ci import pipeline_ops, simulation
@@ -71,32 +71,17 @@ def build(job_count: int) -> FakeService:
     return svc
 
 
-def measure(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[max(0, int(len(samples) * 0.95) - 1)]
-
-
-def cases(svc: FakeService, size: int) -> dict[str, Callable[[], object]]:
+def cases(svc: FakeService, size: int) -> dict[str, Case]:
     middle = max(1, size // 2 // 100)
     project = find_project(svc.store, "big/ci")
     index = jobs(svc.store).sorted["builds_by_project_status"]
     successes = len(index.part((project.id, "success")))
     middle_success = max(1, successes // 2 // 100)
 
-    def get(path: str) -> Callable[[], object]:
-        def call() -> object:
-            response = svc.request("GET", path, token=ADMIN)
-            assert response.status == 200, (path, response.status, response.body[:200])
-            return response
+    def get(path: str) -> Case:
+        return get_ok(svc, path, ADMIN)
 
-        return call
-
-    def create() -> object:
+    def create(_index: int) -> object:
         response = svc.request(
             "POST", "/projects/big%2Fci/pipeline", token=ADMIN, json_body={"ref": "main"}
         )
@@ -133,9 +118,7 @@ def main() -> None:
         for name, call in cases(svc, size).items():
             median, p95 = measure(call, args.repeat)
             rows.append((name, made, median, p95))
-    print(f"\n{'case':44} {'jobs':>8} {'median ms':>10} {'p95 ms':>8}")
-    for name, size, median, p95 in rows:
-        print(f"{name:44} {size:>8} {median:>10.2f} {p95:>8.2f}")
+    print_table(rows, width=44, size="jobs")
 
 
 if __name__ == "__main__":

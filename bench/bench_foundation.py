@@ -8,11 +8,10 @@ Prints a table of median and 95th-percentile latencies in milliseconds.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
-from collections.abc import Callable
 
 import requests
+from latency import Case, get_ok, measure, print_table
 
 from fakeservice import FakeService
 
@@ -36,28 +35,13 @@ def build(size: int) -> FakeService:
     )
 
 
-def measure(call: Callable[[], object], repeat: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
-
-
-def cases(svc: FakeService, size: int) -> dict[str, Callable[[], object]]:
+def cases(svc: FakeService, size: int) -> dict[str, Case]:
     middle_users = max(1, size // 2 // 100)
     middle_projects = max(1, min(size // 2, 49_900) // 100)
     middle_id = size // 2
 
-    def get(path: str, token: str | None = ADMIN) -> Callable[[], object]:
-        def call() -> object:
-            response = svc.request("GET", path, token=token)
-            assert response.status == 200, (path, response.status, response.body[:200])
-            return response
-
-        return call
+    def get(path: str, token: str | None = ADMIN) -> Case:
+        return get_ok(svc, path, token)
 
     return {
         "GET /users first page": get("/users?per_page=100"),
@@ -105,9 +89,7 @@ def main() -> None:
             rows.append((name, size, median, p95))
         rps = loopback_rps(svc, args.seconds)
         print(f"loopback GET /projects/1 with {size} records: {rps:.0f} requests/s (one client)")
-    print(f"\n{'case':40} {'records':>8} {'median ms':>10} {'p95 ms':>8}")
-    for name, size, median, p95 in rows:
-        print(f"{name:40} {size:>8} {median:>10.2f} {p95:>8.2f}")
+    print_table(rows, width=40, size="records")
 
 
 if __name__ == "__main__":

@@ -12,26 +12,16 @@ Run: ``python bench/bench_repository.py [--files 1000] [--commits 1000] [--proje
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 import tracemalloc
-from collections.abc import Callable
 from typing import Any
+
+from latency import Case, measure
 
 from fakeservice import FakeService
 
 ADMIN = "root-token"
 USERS = [{"username": "root", "admin": True, "tokens": [{"token": ADMIN, "scopes": ["api"]}]}]
-
-
-def measure(call: Callable[[int], object], repeat: int) -> tuple[float, float]:
-    samples = []
-    for index in range(repeat):
-        start = time.perf_counter()
-        call(index)
-        samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[max(0, int(len(samples) * 0.95) - 1)]
 
 
 def big_repository(files: int, commits: int) -> FakeService:
@@ -59,7 +49,7 @@ def check(response: Any, status: int) -> None:
         raise SystemExit(f"unexpected {response.status}: {response.body[:200]!r}")
 
 
-def file_cases(svc: FakeService, files: int) -> dict[str, Callable[[int], object]]:
+def file_cases(svc: FakeService, files: int) -> dict[str, Case]:
     base = "/projects/big%2Frepo/repository"
 
     def create(index: int) -> None:

@@ -1,0 +1,41 @@
+"""What the latency benchmarks share: timing a call many times (median and 95th
+percentile, in milliseconds), GET cases that must answer 200, and the results table."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+from fakeservice import FakeService
+
+Case = Callable[[int], object]
+
+
+def measure(call: Case, repeat: int) -> tuple[float, float]:
+    """Call ``call(0)``, ``call(1)``... ``repeat`` times; the median and p95 in ms."""
+    samples = []
+    for index in range(repeat):
+        start = time.perf_counter()
+        call(index)
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[max(0, int(len(samples) * 0.95) - 1)]
+
+
+def get_ok(svc: FakeService, path: str, token: str | None) -> Case:
+    """A case that sends ``GET path`` in-process and requires a 200."""
+
+    def call(_index: int) -> object:
+        response = svc.request("GET", path, token=token)
+        assert response.status == 200, (path, response.status, response.body[:200])
+        return response
+
+    return call
+
+
+def print_table(rows: list[tuple[str, int, float, float]], *, width: int, size: str) -> None:
+    """Rows of ``(case, size, median ms, p95 ms)`` under a header; ``size`` names the size."""
+    print(f"\n{'case':{width}} {size:>8} {'median ms':>10} {'p95 ms':>8}")
+    for name, count, median, p95 in rows:
+        print(f"{name:{width}} {count:>8} {median:>10.2f} {p95:>8.2f}")
