@@ -3,14 +3,14 @@ create and delete with their errors, and the push rules protected branches impos
 
 from __future__ import annotations
 
-import pickle
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from fakeservice import FakeService
 from fakeservice.web.http import Response
+
+from .helpers import call, repository_state
 
 SCENARIO: dict[str, Any] = {
     "clock": {"mode": "manual", "start": "2026-01-01T09:00:00Z"},
@@ -54,32 +54,6 @@ BRANCHES = f"{API}/repository/branches"
 TAGS = f"{API}/repository/tags"
 PROTECTED = f"{API}/protected_branches"
 FORBIDDEN = {"message": "403 Forbidden"}
-
-
-@pytest.fixture(scope="module")
-def base() -> FakeService:
-    return FakeService(SCENARIO)
-
-
-@pytest.fixture
-def svc(base: FakeService) -> Iterator[FakeService]:
-    snapshot = base.snapshot()
-    yield base
-    errors = list(base.server_errors)
-    base.server_errors.clear()
-    base.restore(snapshot)
-    assert errors == []
-
-
-def repository_state(svc: FakeService) -> bytes:
-    """What a failed write must not change: repositories, protected branches, projects."""
-    store = svc.store
-    tables = (store.tables["protected_branches"].rows, store.tables["projects"].rows)
-    return pickle.dumps((store.extras.get("repositories"), tables))
-
-
-def call(svc: FakeService, method: str, path: str, token: str | None = None, **kw: Any) -> Response:
-    return svc.request(method, path, token=token, **kw)
 
 
 def names(response: Response) -> list[str]:

@@ -4,8 +4,6 @@ commit with stats, diffs, atomic multi-file commits and tree listings."""
 from __future__ import annotations
 
 import base64
-import pickle
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
 
@@ -13,6 +11,8 @@ import pytest
 
 from fakeservice import FakeService
 from fakeservice.web.http import Response
+
+from .helpers import call, repository_state
 
 SCENARIO: dict[str, Any] = {
     "clock": {"mode": "manual", "start": "2026-01-03T09:00:00Z"},
@@ -49,32 +49,6 @@ SCENARIO: dict[str, Any] = {
 
 API = "/projects/acme%2Fweb"
 COMMITS = f"{API}/repository/commits"
-
-
-@pytest.fixture(scope="module")
-def base() -> FakeService:
-    return FakeService(SCENARIO)
-
-
-@pytest.fixture
-def svc(base: FakeService) -> Iterator[FakeService]:
-    snapshot = base.snapshot()
-    yield base
-    errors = list(base.server_errors)
-    base.server_errors.clear()
-    base.restore(snapshot)
-    assert errors == []
-
-
-def repository_state(svc: FakeService) -> bytes:
-    """What a failed write must not change: repositories, protected branches, projects."""
-    store = svc.store
-    tables = (store.tables["protected_branches"].rows, store.tables["projects"].rows)
-    return pickle.dumps((store.extras.get("repositories"), tables))
-
-
-def call(svc: FakeService, method: str, path: str, token: str | None = None, **kw: Any) -> Response:
-    return svc.request(method, path, token=token, **kw)
 
 
 def titles(response: Response) -> list[str]:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import pickle
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote
 
@@ -16,7 +14,8 @@ from hypothesis import strategies as st
 
 from fakeservice import FakeService
 from fakeservice.repository.git import split_lines
-from fakeservice.web.http import Response
+
+from .helpers import call, repository_state
 
 T0 = "2026-01-01T09:00:00Z"
 SCENARIO: dict[str, Any] = {
@@ -71,32 +70,6 @@ SCENARIO: dict[str, Any] = {
 }  # fmt: skip
 
 WEB = "/projects/acme%2Fweb/repository/files"
-
-
-@pytest.fixture(scope="module")
-def base() -> FakeService:
-    return FakeService(SCENARIO)
-
-
-@pytest.fixture
-def svc(base: FakeService) -> Iterator[FakeService]:
-    snapshot = base.snapshot()
-    yield base
-    errors = list(base.server_errors)
-    base.server_errors.clear()
-    base.restore(snapshot)
-    assert errors == []
-
-
-def repository_state(svc: FakeService) -> bytes:
-    """What a failed write must not change: repositories, protected branches, projects."""
-    store = svc.store
-    tables = (store.tables["protected_branches"].rows, store.tables["projects"].rows)
-    return pickle.dumps((store.extras.get("repositories"), tables))
-
-
-def call(svc: FakeService, method: str, path: str, token: str | None = None, **kw: Any) -> Response:
-    return svc.request(method, path, token=token, **kw)
 
 
 def git_blob_id(content: bytes) -> str:

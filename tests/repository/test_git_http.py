@@ -7,7 +7,6 @@ import base64
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,24 +56,6 @@ SCENARIO: dict[str, Any] = {
 }  # fmt: skip
 
 CHALLENGE = 'Basic realm="GitLab"'
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[tuple[FakeService, str]]:
-    service = FakeService(SCENARIO)
-    with service.serve() as url:
-        yield service, url
-
-
-@pytest.fixture
-def svc(served: tuple[FakeService, str]) -> Iterator[FakeService]:
-    service = served[0]
-    snapshot = service.snapshot()
-    yield service
-    errors = list(service.server_errors)
-    service.server_errors.clear()
-    service.restore(snapshot)
-    assert errors == []
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ files, commits, branches, tags, protected branches and the tree."""
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from typing import Any
 
 import gitlab
@@ -29,24 +28,6 @@ SCENARIO: dict[str, Any] = {
                       "files": {"src/app.py": "print(1)\nprint(2)\n"}}]},
     ],
 }  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def served() -> Iterator[tuple[FakeService, str]]:
-    service = FakeService(SCENARIO)
-    with service.serve() as url:
-        yield service, url
-
-
-@pytest.fixture
-def svc(served: tuple[FakeService, str]) -> Iterator[FakeService]:
-    service = served[0]
-    snapshot = service.snapshot()
-    yield service
-    errors = list(service.server_errors)
-    service.server_errors.clear()
-    service.restore(snapshot)
-    assert errors == []
 
 
 def client(url: str, token: str) -> gitlab.Gitlab:
