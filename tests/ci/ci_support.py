@@ -6,24 +6,23 @@ The scenario extends the built-in default one with two CI projects:
   deploy and a child pipeline, a ``feature/x`` branch and a ``v1.0`` tag;
 * ``acme/platform/api`` (internal) is left without a repository.
 
-Every service made here is checked after the test: no request may have answered 500.
-Services are stamped from one template per process (restoring a snapshot is fast).
+Every service made here is checked after the test (the ``no_server_errors`` fixture of
+the area's conftest): no request may have answered 500. Services are stamped from one
+template per process (restoring a snapshot is fast).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import pytest
+from support.calls import ROOT, body, call
+from support.services import stamp
 
 from fakeservice import FakeService
-from fakeservice.service import ServiceTemplate
 from fakeservice.web.http import Response
 
 PROJECT = "acme%2Fpipes"
-ROOT = "root-token"
 ALICE = "alice-token"  # owner of acme
 BOB = "bob-read-token"  # reporter in acme, read_api
 CAROL = "carol-token"  # external; developer in acme/platform/api only
@@ -108,50 +107,10 @@ SCENARIO: dict[str, Any] = {
     ],
 }
 
-_templates: dict[str, ServiceTemplate] = {}
-_tracked: list[FakeService] = []
-
-
-def template(scenario: Mapping[str, Any] | None = None, key: str = "ci") -> ServiceTemplate:
-    if key not in _templates:
-        _templates[key] = FakeService(dict(scenario or SCENARIO)).template()
-    return _templates[key]
-
 
 def new_service(scenario: Mapping[str, Any] | None = None, key: str = "ci") -> FakeService:
     """A tracked service in the scenario's state (built once per process per key)."""
-    service = FakeService.from_template(template(scenario, key))
-    _tracked.append(service)
-    return service
-
-
-@pytest.fixture(autouse=True)
-def no_server_errors() -> Iterator[None]:
-    yield
-    found = []
-    for service in _tracked:
-        found.extend(service.server_errors)
-    _tracked.clear()
-    assert not found, f"requests answered 500: {found!r}"
-
-
-@pytest.fixture
-def svc() -> FakeService:
-    return new_service()
-
-
-def call(
-    svc: FakeService,
-    method: str,
-    path: str,
-    token: str | None = ROOT,
-    **kw: Any,
-) -> Response:
-    return svc.request(method, path, token=token, **kw)
-
-
-def body(response: Response) -> Any:
-    return json.loads(response.body)
+    return stamp(dict(scenario or SCENARIO), key)
 
 
 def create_pipeline(

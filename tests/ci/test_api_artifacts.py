@@ -21,11 +21,7 @@ from .ci_support import (
     create_pipeline,
     job_named,
     jobs_of,
-    no_server_errors,
-    svc,
 )
-
-__all__ = ["no_server_errors", "svc"]
 
 
 @pytest.fixture

@@ -21,12 +21,8 @@ from .ci_support import (
     job_named,
     jobs_of,
     new_service,
-    no_server_errors,
     pipeline,
-    svc,
 )
-
-__all__ = ["no_server_errors", "svc"]
 
 JOB_KEYS = [
     "id",

@@ -14,11 +14,7 @@ from .ci_support import (
     body,
     call,
     commit_file,
-    no_server_errors,
-    svc,
 )
-
-__all__ = ["no_server_errors", "svc"]
 
 VALID = "build:\n  script: [make]\n"
 LINT_JOB = {

@@ -18,12 +18,8 @@ from .ci_support import (
     create_pipeline,
     job_named,
     jobs_of,
-    no_server_errors,
     pipeline,
-    svc,
 )
-
-__all__ = ["no_server_errors", "svc"]
 
 DETAIL_KEYS = [
     "id",

@@ -14,9 +14,7 @@ from gitlab.v4.objects import Project
 
 from fakeservice import FakeService
 
-from .ci_support import new_service, no_server_errors
-
-__all__ = ["no_server_errors"]
+from .ci_support import new_service
 
 FINISHED = ("success", "failed", "canceled", "skipped", "manual")
 

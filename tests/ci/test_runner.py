@@ -20,12 +20,8 @@ from .ci_support import (
     job_named,
     jobs_of,
     new_service,
-    no_server_errors,
     pipeline,
-    svc,
 )
-
-__all__ = ["no_server_errors", "svc"]
 
 DAG = """\
 stages: [build, test, deploy]

@@ -7,17 +7,18 @@ template per process, and after every test none of them may have answered 500.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from support.calls import ROOT, call
+from support.services import (
+    no_server_errors,  # noqa: F401  (autouse: no 500s)
+    stamp,
+)
 
 from fakeservice import FakeService
-from fakeservice.service import ServiceTemplate
 from fakeservice.web.http import Response
 
-ROOT = "root-token"
 ALICE = "alice-token"
 BOB = "bob-read-token"
 ADD = "/admin/clusters/add"
@@ -36,37 +37,15 @@ CA_CERT = (
     "-----END CERTIFICATE-----"
 )
 
-_template: list[ServiceTemplate] = []
-_made: list[FakeService] = []
-
 
 def new_service() -> FakeService:
-    if not _template:
-        _template.append(FakeService().template())
-    service = FakeService.from_template(_template[0])
-    _made.append(service)
-    return service
-
-
-@pytest.fixture(autouse=True)
-def no_server_errors() -> Iterator[None]:
-    yield
-    found = [error for service in _made for error in service.server_errors]
-    _made.clear()
-    assert not found, f"requests answered 500: {found!r}"
+    """A fresh, checked service holding the built-in default scenario."""
+    return stamp("default", "default")
 
 
 @pytest.fixture
 def svc() -> FakeService:
     return new_service()
-
-
-def call(svc: FakeService, method: str, path: str, token: str | None = ROOT, **kw: Any) -> Response:
-    return svc.request(method, path, token=token, **kw)
-
-
-def body(response: Response) -> Any:
-    return json.loads(response.body)
 
 
 def kube(**extra: Any) -> dict[str, Any]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.calls import ROOT, body, call
 
 from fakeservice import FakeService
 
-from .conftest import ADD, ALICE, BOB, CA_CERT, ROOT, add, body, call, kube, new_service
+from .conftest import ADD, ALICE, BOB, CA_CERT, add, kube, new_service
 
 ROOT_REF = {
     "id": 1,

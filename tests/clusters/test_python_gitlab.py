@@ -10,10 +10,11 @@ import gitlab
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.calls import ROOT, call
 
 from fakeservice import FakeService
 
-from .conftest import ADD, ALICE, ROOT, call, kube, new_service
+from .conftest import ADD, ALICE, kube, new_service
 
 
 def test_python_gitlab_round_trip(svc: FakeService) -> None:

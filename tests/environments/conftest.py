@@ -13,19 +13,18 @@ services a test made may have answered 500.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from support.services import (
+    no_server_errors,  # noqa: F401  (autouse: no 500s)
+    stamp,
+)
 
 from fakeservice import FakeService
-from fakeservice.service import ServiceTemplate
-from fakeservice.web.http import Response
 
 SHOP = "acme%2Fshop"
 LEGACY = "acme%2Flegacy"
-ROOT = "root-token"
 ALICE = "alice-token"  # owner of acme
 BOB = "bob-read-token"  # reporter in acme, read_api
 CAROL = "carol-token"  # external, developer in acme/platform/api only
@@ -97,38 +96,15 @@ SCENARIO: dict[str, Any] = {
     ],
 }
 
-_template: list[ServiceTemplate] = []
-_made: list[FakeService] = []
-
 
 def new_service() -> FakeService:
-    """A fresh service holding :data:`SCENARIO` (built once per process, then restored)."""
-    if not _template:
-        _template.append(FakeService(SCENARIO).template())
-    service = FakeService.from_template(_template[0])
-    _made.append(service)
-    return service
-
-
-@pytest.fixture(autouse=True)
-def no_server_errors() -> Iterator[None]:
-    yield
-    found = [error for service in _made for error in service.server_errors]
-    _made.clear()
-    assert not found, f"requests answered 500: {found!r}"
+    """A fresh, checked service holding :data:`SCENARIO` (built once per process)."""
+    return stamp(SCENARIO, "environments")
 
 
 @pytest.fixture
 def svc() -> FakeService:
     return new_service()
-
-
-def call(svc: FakeService, method: str, path: str, token: str | None = ROOT, **kw: Any) -> Response:
-    return svc.request(method, path, token=token, **kw)
-
-
-def body(response: Response) -> Any:
-    return json.loads(response.body)
 
 
 def ids(svc: FakeService) -> dict[str, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.calls import ROOT, body, call
 
 from fakeservice import FakeService
 
@@ -18,10 +19,7 @@ from .conftest import (
     LEGACY,
     MAYA,
     OTTO,
-    ROOT,
     SHOP,
-    body,
-    call,
     ids,
     new_service,
 )

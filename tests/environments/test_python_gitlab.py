@@ -9,10 +9,11 @@ import gitlab
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.calls import body, call
 
 from fakeservice import FakeService
 
-from .conftest import MAYA, SHOP, body, call, ids, new_service
+from .conftest import MAYA, SHOP, ids, new_service
 
 
 def test_python_gitlab_round_trip(svc: FakeService) -> None:
