@@ -5,25 +5,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from support.calls import call_as as call
+
 from fakeservice import FakeService
 from fakeservice.web.http import Response
 
 BASE = "http://fakeservice.test"
-
-
-def token(who: str | None) -> str | None:
-    return None if who is None else f"{who}-token"
-
-
-def call(
-    svc: FakeService,
-    method: str,
-    path: str,
-    who: str | None = None,
-    body: Any = None,
-    **query: Any,
-) -> Response:
-    return svc.request(method, path, token=token(who), json_body=body, query=query or None)
 
 
 def get(svc: FakeService, path: str, who: str | None = None, **query: Any) -> Response:

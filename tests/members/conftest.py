@@ -6,10 +6,14 @@ Every service built here is checked after each test: no request may have answere
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support.services import (
+    no_server_errors,  # noqa: F401  (autouse: no 500s)
+    track,
+)
 
 from fakeservice import FakeService
 
@@ -99,19 +103,11 @@ WORLD: dict[str, Any] = {
 
 
 @pytest.fixture
-def services() -> Iterator[list[FakeService]]:
-    made: list[FakeService] = []
-    yield made
-    errors = [error for service in made for error in service.server_errors]
-    assert not errors, f"requests answered 500: {errors!r}"
+def make_service() -> Callable[..., FakeService]:
+    """Build a checked service (default: :data:`WORLD`)."""
 
-
-@pytest.fixture
-def make_service(services: list[FakeService]) -> Callable[..., FakeService]:
     def make(scenario: dict[str, Any] | None = None) -> FakeService:
-        service = FakeService(WORLD if scenario is None else scenario)
-        services.append(service)
-        return service
+        return track(FakeService(WORLD if scenario is None else scenario))
 
     return make
 

@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fakeservice import FakeService
 from fakeservice.web.http import Response
-
-
-def call(
-    svc: FakeService, method: str, path: str, who: str | None = None, body: Any = None, **query: Any
-) -> Response:
-    token = None if who is None else f"{who}-token"
-    return svc.request(method, path, token=token, json_body=body, query=query or None)
 
 
 def uid(svc: FakeService, username: str) -> int:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from support.calls import call_as as call
 
 from fakeservice import FakeService
 
-from .helpers import call, roles, uid
+from .helpers import roles, uid
 
 
 def test_member_view(svc: FakeService) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from support.calls import call_as as call
 
 from fakeservice import FakeService
 from fakeservice.web.http import Response
 
-from .helpers import call, roles, uid
+from .helpers import roles, uid
 
 FORBIDDEN = (403, {"message": "403 Forbidden"})
 
