@@ -8,7 +8,6 @@ serve it on a loopback port (``with svc.serve() as url``).
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -304,22 +303,15 @@ class FakeService:
         hdrs = {k.lower(): v for k, v in (headers or {}).items()}
         if token:
             hdrs["private-token"] = token
-        payload = b""
-        if json_body is not None:
-            payload = json.dumps(json_body).encode()
-            hdrs.setdefault("content-type", "application/json")
-        elif data is not None:
-            payload = urlencode(data, doseq=True).encode()
-            hdrs.setdefault("content-type", "application/x-www-form-urlencoded")
-        elif body is not None:
-            payload = body
         scheme, _, host = self.base_url.partition("://")
-        request = Request(
-            method=method.upper(),
-            raw_path=raw_path,
+        request = Request.build(
+            method,
+            raw_path,
             query_string=qs,
             headers=hdrs,
-            body=payload,
+            json_body=json_body,
+            form=data,
+            body=body or b"",
             scheme=scheme,
             host=host,
         )

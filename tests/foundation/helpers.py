@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from fakeservice import FakeService
 from fakeservice.web.http import Request, Response
@@ -42,18 +41,13 @@ def raw_request(
     scheme: str = "http",
 ) -> Response:
     """Send a request exactly as given: no ``/api/v4`` prefix is added to ``raw_path``."""
-    hdrs = {k.lower(): v for k, v in (headers or {}).items()}
-    if json_body is not None:
-        body = json.dumps(json_body).encode()
-        hdrs.setdefault("content-type", "application/json")
-    elif form is not None:
-        body = urlencode(form, doseq=True).encode()
-        hdrs.setdefault("content-type", "application/x-www-form-urlencoded")
-    request = Request(
-        method=method.upper(),
-        raw_path=raw_path,
+    request = Request.build(
+        method,
+        raw_path,
         query_string=query_string,
-        headers=hdrs,
+        headers=headers,
+        json_body=json_body,
+        form=form,
         body=body,
         scheme=scheme,
         host=host,
