@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fakeservice import FakeService
 from fakeservice.core.errors import ParamError
-from fakeservice.web.http import MAX_BODY_BYTES
+from fakeservice.web.http import MAX_BODY_BYTES, Response
 from fakeservice.web.params import (
     INT,
     STR,
@@ -158,39 +158,28 @@ def test_no_content_answers_have_no_body(svc: FakeService) -> None:
 # -- bodies ----------------------------------------------------------------------------------------
 
 
+def post_raw_project(svc: FakeService, body: bytes, content_type: str) -> Response:
+    """``POST /projects`` as alice with ``body`` sent as it is, of ``content_type``."""
+    return svc.request(
+        "POST", "/projects", body=body, headers={"Content-Type": content_type}, token="alice-token"
+    )
+
+
 @pytest.mark.parametrize(
     "body",
     [b"{bad", b'{"name": ', b"[1, 2]", b'"a string"', b"42", b"null", b'{"name":"\xff"}', b"\x00"],
 )
 def test_a_malformed_json_body_is_400(svc: FakeService, body: bytes) -> None:
-    response = svc.request(
-        "POST",
-        "/projects",
-        body=body,
-        headers={"Content-Type": "application/json"},
-        token="alice-token",
-    )
+    response = post_raw_project(svc, body, "application/json")
     assert response.status == 400
     assert isinstance(response.json()["error"], str)
     assert svc.request("GET", "/users/2/projects").json()[0]["path"] == "dotfiles"
 
 
 def test_a_malformed_multipart_body_is_400(svc: FakeService) -> None:
-    no_boundary = svc.request(
-        "POST",
-        "/projects",
-        body=b"garbage",
-        headers={"Content-Type": "multipart/form-data"},
-        token="alice-token",
-    )
+    no_boundary = post_raw_project(svc, b"garbage", "multipart/form-data")
     assert no_boundary.status == 400
-    broken = svc.request(
-        "POST",
-        "/projects",
-        body=b"garbage",
-        headers={"Content-Type": "multipart/form-data; boundary=xyz"},
-        token="alice-token",
-    )
+    broken = post_raw_project(svc, b"garbage", "multipart/form-data; boundary=xyz")
     assert broken.status == 400
 
 
@@ -204,13 +193,7 @@ def test_a_multipart_body_is_decoded(svc: FakeService) -> None:
         b"one\r\n"
         b"--xyz--\r\n"
     )
-    response = svc.request(
-        "POST",
-        "/projects",
-        body=body,
-        headers={"Content-Type": "multipart/form-data; boundary=xyz"},
-        token="alice-token",
-    )
+    response = post_raw_project(svc, body, "multipart/form-data; boundary=xyz")
     assert response.status == 201
     assert response.json()["name"] == "From Multipart"
     assert response.json()["topics"] == ["one"]
@@ -256,13 +239,7 @@ def test_no_body_produces_a_server_error(fuzz_svc: FakeService, body: bytes, cty
 
 def test_an_oversized_body_is_413(svc: FakeService) -> None:
     body = b"{" + b" " * MAX_BODY_BYTES + b"}"
-    response = svc.request(
-        "POST",
-        "/projects",
-        body=body,
-        headers={"Content-Type": "application/json"},
-        token="alice-token",
-    )
+    response = post_raw_project(svc, body, "application/json")
     assert response.status == 413
     assert response.json() == {"message": "413 Request Entity Too Large"}
 
@@ -311,12 +288,8 @@ def test_array_parameters_in_the_query(svc: FakeService) -> None:
 
 
 def test_array_parameters_in_a_form_body(svc: FakeService) -> None:
-    response = svc.request(
-        "POST",
-        "/projects",
-        body=b"name=arr&topics%5B%5D=x&topics%5B%5D=y",
-        headers={"Content-Type": "application/x-www-form-urlencoded"},
-        token="alice-token",
+    response = post_raw_project(
+        svc, b"name=arr&topics%5B%5D=x&topics%5B%5D=y", "application/x-www-form-urlencoded"
     )
     assert response.json()["topics"] == ["x", "y"]
 
