@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from support.records import user_record
 from support.services import (
     no_server_errors,  # noqa: F401  (autouse: no 500s)
     stamp,
@@ -34,22 +35,14 @@ GUS = "gus-token"  # guest of acme/shop
 OTTO = "otto-token"  # no membership at all
 
 
-def _user(username: str, name: str) -> dict[str, Any]:
-    return {
-        "username": username,
-        "name": name,
-        "tokens": [{"name": "t", "token": f"{username}-token"}],
-    }
-
-
 SCENARIO: dict[str, Any] = {
     "extends": "default",
     "users": [
-        _user("maya", "Maya Maintainer"),
-        _user("dora", "Dora Developer"),
-        _user("gus", "Gus Guest"),
-        _user("otto", "Otto Outsider"),
-        _user("pia", "Pia Partner"),
+        user_record("maya", "Maya Maintainer"),
+        user_record("dora", "Dora Developer"),
+        user_record("gus", "Gus Guest"),
+        user_record("otto", "Otto Outsider"),
+        user_record("pia", "Pia Partner"),
     ],
     "groups": [
         {

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
+from support.records import user_record
 from support.services import (
     no_server_errors,  # noqa: F401  (autouse: no 500s)
     track,
@@ -20,12 +21,7 @@ from fakeservice import FakeService
 
 
 def _user(username: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "username": username,
-        "name": username.capitalize(),
-        "tokens": [{"name": "t", "token": f"{username}-token"}],
-        **extra,
-    }
+    return user_record(username, username.capitalize(), **extra)
 
 
 WORLD: dict[str, Any] = {

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support.records import user_record
 from support.services import (
     no_server_errors,  # noqa: F401  (autouse: no 500s)
     track,
@@ -19,12 +20,7 @@ from fakeservice import FakeService
 
 
 def _user(username: str, **extra: Any) -> dict[str, Any]:
-    return {
-        "username": username,
-        "name": f"{username.capitalize()} Example",
-        "tokens": [{"name": "t", "token": f"{username}-token"}],
-        **extra,
-    }
+    return user_record(username, f"{username.capitalize()} Example", **extra)
 
 
 # Member records are created in this order (their ids follow it): alpha olga, alpha dan,
