@@ -8,7 +8,7 @@ anonymously; otherwise missing or wrong credentials get 401 with
 ``WWW-Authenticate: Basic realm="GitLab"`` so git asks for them and retries.
 
 * Pull needs the rights to read code and, with a token, one of the scopes ``api``,
-  ``read_repository``, ``write_repository``; a signed-in caller who cannot see the
+  ``read_api``, ``read_repository``, ``write_repository``; a signed-in caller who cannot see the
   project gets 404.
 * Push needs Developer and a token scope ``api`` or ``write_repository``; each ref
   update then passes the protected branch rules (push levels, no force push unless
@@ -56,7 +56,8 @@ FORCE_PUSH_PROTECTED = (
 )
 DELETE_PROTECTED = "You can only delete protected branches using the web interface."
 
-READ_SCOPES = frozenset({"api", "read_repository", "write_repository"})
+# read_api grants the read-only abilities, downloading code among them (as in the service)
+READ_SCOPES = frozenset({"api", "read_api", "read_repository", "write_repository"})
 WRITE_SCOPES = frozenset({"api", "write_repository"})
 PASSWORD_SCOPES = frozenset({"api"})
 

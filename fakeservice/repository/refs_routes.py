@@ -7,6 +7,7 @@ push access to the project (Developer); deleting a protected branch needs Mainta
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -57,18 +58,20 @@ def _branch_renderer(
     level = caller_role(ctx, project)
     rules = protected.of_project(ctx.store, project.id)
     default = repo.default_branch
-    merged_into_default: set[str] = set()
-    loaded: list[bool] = []
+
+    @functools.cache
+    def default_history() -> tuple[str | None, frozenset[str]]:
+        head = repo.branch(default)
+        if head is None:
+            return None, frozenset()
+        return head.commit_id, frozenset(c.id for c in repo.commits(head.commit_id))
 
     def merged(branch: Branch) -> bool:
+        """As the service: an ancestor of the default branch that is not its head."""
         if branch.name == default:
             return False
-        if not loaded:
-            head = repo.branch(default)
-            if head is not None:
-                merged_into_default.update(c.id for c in repo.commits(head.commit_id))
-            loaded.append(True)
-        return branch.commit_id in merged_into_default
+        head_id, history = default_history()
+        return branch.commit_id != head_id and branch.commit_id in history
 
     def render(branch: Branch) -> dict[str, Any]:
         matching = [rule for rule in rules if rule.matches(branch.name)]

@@ -189,12 +189,6 @@ def test_who_may_clone_and_push(live: Live, git: Git) -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a read_api token cannot clone over HTTP (403 'You are not allowed to download "
-    "code from this project.'); the real service gives read_api the download_code "
-    "ability, so a reporter's read_api token clones",
-)
 def test_a_reporter_with_a_read_api_token_can_clone(live: Live, git: Git) -> None:
     live.gitlab("alice-token").projects.get(VAULT).files.create(
         {"file_path": "a.txt", "branch": "main", "content": "a\n", "commit_message": "a"}

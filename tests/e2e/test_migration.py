@@ -223,12 +223,6 @@ def test_what_a_non_member_sees_and_may_do(live: Live) -> None:
     ) == ["acme/platform/api", "acme/website", "alice/dotfiles"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a new branch at the default branch's head is reported merged: true; the real "
-    "service answers false when the branch and the default branch have the same head "
-    "(repository.merged_to_root_ref?: !same_head && merged)",
-)
 def test_a_fresh_branch_is_not_reported_merged(live: Live) -> None:
     website = live.gitlab("alice-token").projects.get("acme/website")
     branch = website.branches.create({"branch": "migration/2026", "ref": "main"})

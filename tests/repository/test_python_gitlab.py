@@ -147,7 +147,7 @@ def test_branches_and_tags(project: Project) -> None:
     project.branches.create({"branch": "feature/one", "ref": "main"})
     assert [b.name for b in project.branches.list(get_all=True)] == ["feature/one", "main"]
     branch = project.branches.get("feature/one")
-    assert (branch.merged, branch.protected, branch.default) == (True, False, False)
+    assert (branch.merged, branch.protected, branch.default) == (False, False, False)
     branch.delete()
     project.branches.create({"branch": "feature/two", "ref": "main"})
     project.branches.delete("feature/two")
