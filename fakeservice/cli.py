@@ -65,7 +65,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from fakeservice.control.statefile import StateFileError
     from fakeservice.scenarios.problems import ScenarioError
     from fakeservice.service import FakeService
-    from fakeservice.testing.server import listening_socket
+    from fakeservice.testing.server import listening_socket, uvicorn_config
 
     try:
         sock = listening_socket(args.host, args.port)
@@ -102,8 +102,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.state_file is not None:
         print(f"state file: {args.state_file}", file=out)
     out.flush()
-    config = uvicorn.Config(service.app, log_level=args.log_level, lifespan="off", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    uvicorn.Server(uvicorn_config(service, log_level=args.log_level)).run(sockets=[sock])
     return 0
 
 

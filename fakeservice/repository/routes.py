@@ -138,7 +138,9 @@ def head_blame(ctx: Context) -> Any:
 
 @api.get(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
 def raw(ctx: Context) -> Any:
-    """Raw file content (``ref`` defaults to the default branch; ``lfs`` is ignored)."""
+    """Raw file content (``ref`` defaults to the default branch; ``lfs`` is ignored).
+
+    ``HEAD`` is this endpoint without the body (same type, length and metadata headers)."""
     repo, info = _read(ctx, ctx.params.get("ref"))
     content = repo.raw(info.ref, info.file_path)
     kind = "application/octet-stream" if b"\0" in content else "text/plain; charset=utf-8"
@@ -148,12 +150,6 @@ def raw(ctx: Context) -> Any:
         *file_headers(info),
     ]
     return Response(200, headers, content)
-
-
-@api.head(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
-def head_raw(ctx: Context) -> Any:
-    """Raw file metadata in ``X-Service-*`` headers."""
-    return _metadata_only(_read(ctx, ctx.params.get("ref"))[1])
 
 
 # -- writes -------------------------------------------------------------------------------

@@ -30,6 +30,20 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def uvicorn_config(service: FakeService, *, log_level: str) -> uvicorn.Config:
+    """How the fake is served: no lifespan, no access log, and no wall-clock ``Date`` or
+    ``Server`` header from uvicorn (the app sends ``Date`` from the service's clock)."""
+    return uvicorn.Config(
+        service.app,
+        log_level=log_level,
+        access_log=False,
+        lifespan="off",
+        timeout_keep_alive=30,
+        date_header=False,
+        server_header=False,
+    )
+
+
 class ServerStartError(RuntimeError):
     """The server did not become ready within its timeout."""
 
@@ -43,13 +57,7 @@ class LiveServer:
         self.timeout = timeout
         self.socket = listening_socket(host, port)
         self.port = self.socket.getsockname()[1]
-        config = uvicorn.Config(
-            service.app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            timeout_keep_alive=30,
-        )
+        config = uvicorn_config(service, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(
             target=self._run, name=f"fakeservice:{self.port}", daemon=True

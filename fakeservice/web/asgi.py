@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
+from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.web.dispatch import dispatch
@@ -53,13 +54,21 @@ class AsgiApp:
         if response.delay:
             await asyncio.sleep(response.delay)
         headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
+        # the Date header comes from the service's clock, like every other time it shows
+        headers.append((b"date", format_datetime(self.service.clock.now(), usegmt=True).encode()))
         if response.drop:
             headers.append((b"content-length", b"1024"))
             await send({"type": "http.response.start", "status": 200, "headers": headers})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
-        if request.method != "HEAD" and not any(k == b"content-length" for k, _ in headers):
-            headers.append((b"content-length", str(len(response.body)).encode()))
+        length = response.head_length if request.method == "HEAD" else len(response.body)
+        no_body = response.status in (204, 304)  # RFC 9110: no Content-Length on these
+        if (
+            not no_body
+            and length is not None
+            and not any(k == b"content-length" for k, _ in headers)
+        ):
+            headers.append((b"content-length", str(length).encode()))
         await send({"type": "http.response.start", "status": response.status, "headers": headers})
         await send({"type": "http.response.body", "body": response.body})
 

@@ -75,6 +75,7 @@ def dispatch(service: FakeService, request: Request) -> Response:
         traceback.print_exc(file=sys.stderr)
         response = json_response({"message": "500 Internal Server Error"}, 500)
     if request.method == "HEAD":
+        response.head_length = len(response.body)
         response.body = b""
     try:
         service.after_request(request, response, caller)

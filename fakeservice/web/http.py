@@ -103,6 +103,8 @@ class Response:
     # or waits ``delay`` seconds before answering.
     drop: bool = False
     delay: float = 0.0
+    # For HEAD: the length the GET body would have had (sent as Content-Length).
+    head_length: int | None = None
 
     def header(self, name: str) -> str | None:
         lname = name.lower()
