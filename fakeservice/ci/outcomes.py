@@ -9,6 +9,9 @@ canceled), ``failure_reason``, ``duration`` in seconds, ``log`` lines, ``artifac
 name within the project, then by job name for the whole service; a name may map to a
 list of outcomes, one per attempt (the last one repeats). Without any, the job succeeds
 after 30 seconds with a short log.
+
+An outcome without ``artifacts`` (``None``) lets the runner make default files for the
+job's ``artifacts:`` (:mod:`fakeservice.ci.synthesis`); ``artifacts: {}`` means none.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class Outcome:
     failure_reason: str | None = None
     duration: float = DEFAULT_DURATION
     log: tuple[str, ...] | None = None
-    artifacts: Mapping[str, bytes] = attrs.field(factory=dict)
+    artifacts: Mapping[str, bytes] | None = None
     coverage: float | None = None
 
 
@@ -151,6 +154,18 @@ def _content(value: Any, where: str) -> bytes:
 OUTCOME_KEYS = ("status", "failure_reason", "duration", "log", "artifacts", "coverage")
 
 
+def _artifacts(artifacts: Any, where: str) -> dict[str, bytes] | None:
+    """``artifacts`` of an outcome: None when not given (default files), else path -> bytes."""
+    if artifacts is None:
+        return None
+    if not isinstance(artifacts, Mapping):
+        raise OutcomeError(f"{where}.artifacts must map paths to contents")
+    return {
+        str(path): _content(content, f"{where}.artifacts[{path}]")
+        for path, content in artifacts.items()
+    }
+
+
 def outcome_from_data(data: Any, where: str = "outcome") -> Outcome:
     """An :class:`Outcome` from a mapping; raises :class:`OutcomeError`."""
     if isinstance(data, str):
@@ -176,16 +191,10 @@ def outcome_from_data(data: Any, where: str = "outcome") -> Outcome:
         if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
             raise OutcomeError(f"{where}.log must be a list of lines")
         log = tuple(log)
-    artifacts = data.get("artifacts") or {}
-    if not isinstance(artifacts, Mapping):
-        raise OutcomeError(f"{where}.artifacts must map paths to contents")
-    files = {
-        str(path): _content(content, f"{where}.artifacts[{path}]")
-        for path, content in artifacts.items()
-    }
+    files = _artifacts(data.get("artifacts"), where)
     coverage = data.get("coverage")
-    if coverage is not None and not _number(coverage):
-        raise OutcomeError(f"{where}.coverage must be a number")
+    if coverage is not None and (not _number(coverage) or not 0 <= coverage <= 100):
+        raise OutcomeError(f"{where}.coverage must be a percentage, from 0 to 100")
     return Outcome(
         status=status,
         failure_reason=reason,

@@ -48,7 +48,6 @@ from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     ANY,
     INT,
-    NUM,
     STR,
     Choice,
     Field,
@@ -72,8 +71,12 @@ OUTCOME = Record(
         "failure_reason": Field(STR, "failure reason of a failed job (default script_failure)"),
         "duration": Field(Range(0, None, integer=False), "seconds the job runs (default 30)"),
         "log": Field(OneOf((ListOf(STR), STR)), "log lines"),
-        "artifacts": Field(MapOf(STR), "files the job produces: path -> content"),
-        "coverage": Field(NUM, "coverage percentage"),
+        "artifacts": Field(
+            MapOf(STR),
+            "files the job produces: path -> content (default: files made for its "
+            "`artifacts:`; `{}`: none)",
+        ),
+        "coverage": Field(Range(0, 100, integer=False), "coverage percentage"),
     },
 )
 OUTCOMES = MapOf(OneOf((OUTCOME, ListOf(OUTCOME), Choice(outcomes.OUTCOME_STATUSES))))

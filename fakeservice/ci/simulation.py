@@ -3,7 +3,8 @@
 * :func:`start` picks a pending (or delayed) build up at a given time: the log begins and
   the job runs;
 * :func:`finish` ends a running build with its outcome (or explicit overrides): log lines,
-  coverage, status and failure reason, then the artifacts it produced; an outcome longer
+  coverage, status and failure reason, then the artifacts it produced (the outcome's, or
+  by default files made for its ``artifacts:``, see :mod:`.synthesis`); an outcome longer
   than the job's ``timeout`` (or the project's) fails it with
   ``stuck_or_timeout_failure``, and a failure that ``retry:`` covers makes a new attempt;
 * :func:`advance` processes ``timed`` runner events in time order, each at its own
@@ -38,6 +39,7 @@ from fakeservice.ci.outcomes import (
     mode_of,
     outcome_for,
 )
+from fakeservice.ci.synthesis import default_artifacts
 from fakeservice.ci.timing import next_due
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
@@ -163,7 +165,8 @@ def finish(
         fire_job(store, job, "drop", now, refresh=False, failure_reason=reason)
     else:
         fire_job(store, job, "cancel", now, refresh=False)
-    collect_artifacts(job, outcome.artifacts if artifacts is None else artifacts, now)
+    produced = outcome.artifacts if artifacts is None else artifacts
+    collect_artifacts(job, default_artifacts(job) if produced is None else produced, now)
     if job.status == "failed" and _retries_left(job):
         clone(store, job, job.user_id, now)
     if refresh:

@@ -90,6 +90,8 @@ def test_manual_mode_errors(svc: FakeService) -> None:
         svc.runner.set_mode("fast")
     with pytest.raises(RunnerError, match="duration must be"):
         svc.runner.set_outcome("build", {"duration": -1})
+    with pytest.raises(RunnerError, match="coverage must be a percentage, from 0 to 100"):
+        svc.runner.set_outcome("build", {"coverage": 150})
 
 
 def test_finish_a_waiting_job_as_skipped(svc: FakeService) -> None:
