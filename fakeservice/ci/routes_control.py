@@ -7,7 +7,10 @@
   (optionally within ``project``); ``outcome`` holds the fields, or a list of them
   (one per attempt), or give ``status``, ``failure_reason``, ``duration``, ``log``,
   ``artifacts``, ``coverage`` directly;
-* ``POST /_fake/ci/jobs/:job_id/start``, ``POST /_fake/ci/jobs/:job_id/finish``;
+* ``GET /_fake/ci/jobs/:job_id``: the job's state and its ``token`` (``CI_JOB_TOKEN``,
+  accepted by the API only while the job runs; null for bridges);
+* ``POST /_fake/ci/jobs/:job_id/start``, ``POST /_fake/ci/jobs/:job_id/finish`` (answer
+  the same shape);
 * ``POST /_fake/ci/pipelines/:pipeline_id/run``: run a pipeline to completion;
 * ``POST /_fake/ci/catch_up``: process what is due (useful under a real clock).
 
@@ -40,6 +43,7 @@ def job_state(job: Job) -> dict[str, Any]:
         "started_at": iso(job.started_at),
         "finished_at": iso(job.finished_at),
         "failure_reason": job.failure_reason,
+        "token": job.token or None,
     }
 
 
@@ -88,6 +92,12 @@ def set_outcome(ctx: Context) -> Any:
         **fields,
     )
     return {"job_name": ctx.get("job_name"), "job_id": ctx.get("job_id"), "set": True}
+
+
+@api.get("/_fake/ci/jobs/:job_id", params=(Param("job_id", INT, required=True),), **CONTROL)
+def job_info(ctx: Context) -> Any:
+    """A job's state and its job token."""
+    return job_state(ctx.service.runner.job(ctx.params["job_id"]))
 
 
 @api.post("/_fake/ci/jobs/:job_id/start", params=(Param("job_id", INT, required=True),), **CONTROL)

@@ -11,7 +11,9 @@ Three modes, for the whole service or per project:
 * ``instant``: pipelines finish as soon as they are created (at the current time).
 
 Outcomes (:meth:`Runner.set_outcome`) script what a job does; the default is success
-after 30 seconds with a short log. The same inputs always give the same results.
+after 30 seconds with a short log (and default artifacts). :meth:`Runner.job_token` gives
+a job's ``CI_JOB_TOKEN``, valid while the job runs. The same inputs always give the same
+results.
 """
 
 from __future__ import annotations
@@ -210,6 +212,21 @@ class Runner:
             pipeline = simulation.run_pipeline(self.store, self._pipeline(pipeline_id), self.now())
             simulation.settle(self.store, self.now())
             return pipeline
+
+    def job(self, job_id: int) -> Job:
+        """The job record (raises :class:`RunnerError` 404 for an unknown id)."""
+        with self.store.lock:
+            self.catch_up()
+            return self._job(job_id)
+
+    def job_token(self, job_id: int) -> str:
+        """The job's ``CI_JOB_TOKEN``. The service accepts it (``JOB-TOKEN`` header,
+        ``job_token`` query, or Bearer, on the endpoints that take job tokens) only while
+        the job is running; bridges have none."""
+        job = self.job(job_id)
+        if not job.token:
+            raise RunnerError(f"job {job_id} is a bridge; bridges have no job token", 409)
+        return job.token
 
     def find_job(self, project: str, name: str, pipeline: int | None = None) -> int:
         """The id of the latest attempt of job ``name`` in a project's pipeline ``pipeline``

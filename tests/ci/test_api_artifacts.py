@@ -217,7 +217,6 @@ def test_delete_needs_maintainer(svc: FakeService, ran: dict[str, Any]) -> None:
 
 
 def test_job_token_downloads(svc: FakeService, ran: dict[str, Any]) -> None:
-    from fakeservice.ci.models import jobs
     from fakeservice.projects.models import find_project
 
     find_project(svc.store, "acme/pipes").visibility = "private"
@@ -226,7 +225,7 @@ def test_job_token_downloads(svc: FakeService, ran: dict[str, Any]) -> None:
     created = create_pipeline(svc)
     runner_job = job_named(svc, created["id"], "build")
     svc.runner.start(runner_job["id"])
-    token = jobs(svc.store).rows[runner_job["id"]].token
+    token = svc.runner.job_token(runner_job["id"])
     for kw in ({"headers": {"JOB-TOKEN": token}}, {"query": {"job_token": token}}):
         response = call(svc, "GET", f"/projects/{PROJECT}/jobs/{ran['id']}/artifacts", None, **kw)
         assert response.status == 200, kw
