@@ -15,7 +15,9 @@ anonymously; otherwise missing or wrong credentials get 401 with
   allowed, no deletion of a protected branch over git), with the real service's messages.
 
 A push moves the project's refs at once (the API sees it) and updates the project as any
-write does (``empty_repo``, ``default_branch``, default branch protection).
+write does (``empty_repo``, ``default_branch``, default branch protection); the refs it
+moved go to the ref-update listeners (:func:`~fakeservice.repository.models.on_ref_update`)
+with the pusher.
 """
 
 from __future__ import annotations
@@ -161,7 +163,9 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
         ctx.request.headers,
         ctx.request.body,
         can_push=can_push,
-        on_ref_update=lambda _updates: record_change(store, project, repo, now),
+        on_ref_update=lambda updates: record_change(
+            store, project, repo, now, updates=updates, user=user
+        ),
         authorize=_RefRules(ctx, project, repo, level).check,
     )
     return Response(status, headers, body)

@@ -9,22 +9,55 @@ write leaves no trace). The repository's default branch follows the project's
 after every change the project follows the repository: ``empty_repo`` turns false with the first commit (which
 also protects the default branch), ``default_branch`` names the branch the repository
 adopted, and ``last_activity_at`` moves to the service clock.
+
+Other areas learn that refs moved through :func:`on_ref_update`: a listener gets a
+:class:`RefChange` (the project, the :class:`~fakeservice.repository.git.RefUpdate` list
+and the user who pushed) after :func:`record_change` stored the write, for every write
+that names its updates: git pushes over HTTP and commits through the API (files and
+commits endpoints, :func:`commit_files`). The CI area creates pipelines on push with it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+import attrs
 
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
 from fakeservice.repository import protected
 from fakeservice.repository.access import default_branch_protection
-from fakeservice.repository.git import Action, ApiFlavour, Repository
+from fakeservice.repository.git import HEADS, ZERO_SHA, Action, ApiFlavour, RefUpdate, Repository
 from fakeservice.users.models import User
 
 DEFAULT_BRANCH = "main"
 _KEY = "repositories"
+
+
+@attrs.frozen(eq=False)
+class RefChange:
+    """Refs of one project that one write moved, as :func:`on_ref_update` listeners see
+    them (the write is already stored)."""
+
+    store: Store
+    project: Project
+    repo: Repository
+    updates: tuple[RefUpdate, ...]
+    user: User | None
+    now: dt.datetime
+
+
+RefListener = Callable[[RefChange], None]
+_ref_listeners: list[RefListener] = []
+
+
+def on_ref_update(listener: RefListener) -> RefListener:
+    """Call ``listener(change)`` after every write that moved refs (idempotent; usable as a
+    decorator)."""
+    if listener not in _ref_listeners:
+        _ref_listeners.append(listener)
+    return listener
 
 
 def install(store: Store) -> None:
@@ -78,6 +111,7 @@ def commit_files(
 ) -> str:
     """Commit ``actions`` on ``branch`` as ``user`` (the committer; the author unless
     given) at ``now``; all or nothing. Returns the new commit's sha."""
+    previous = repo.branch(branch)
     sha = repo.commit(
         branch,
         actions,
@@ -91,13 +125,24 @@ def commit_files(
         force=force,
         api=api,
     )
-    record_change(store, project, repo, now)
+    old = previous.commit_id if previous is not None else ZERO_SHA
+    update = RefUpdate(HEADS.decode() + branch, old, sha)
+    record_change(store, project, repo, now, updates=(update,), user=user)
     return sha
 
 
-def record_change(store: Store, project: Project, repo: Repository, now: dt.datetime) -> None:
+def record_change(
+    store: Store,
+    project: Project,
+    repo: Repository,
+    now: dt.datetime,
+    *,
+    updates: Sequence[RefUpdate] = (),
+    user: User | None = None,
+) -> None:
     """Store ``repo`` as the project's repository if it is new, and bring the project in
-    step with it after refs moved."""
+    step with it after refs moved; then tell the :func:`on_ref_update` listeners about
+    ``updates`` (the refs that moved, pushed by ``user``), if any."""
     _repositories(store).setdefault(project.id, repo)
     changes: dict[str, object] = {"last_activity_at": now}
     if not repo.is_empty:
@@ -109,6 +154,10 @@ def record_change(store: Store, project: Project, repo: Repository, now: dt.date
         if project.default_branch != repo.default_branch:
             changes["default_branch"] = repo.default_branch
     projects(store).update(project, **changes)
+    if updates:
+        change = RefChange(store, project, repo, tuple(updates), user, now)
+        for listener in list(_ref_listeners):
+            listener(change)
 
 
 def forget_repository(store: Store, project_id: int) -> None:
