@@ -1,5 +1,7 @@
-"""Creating pipelines: from the project's CI file at a ref, from a given configuration, and
-child pipelines of bridges. Lint and creation use the same engine (:mod:`fakeservice.ci.config`).
+"""Creating pipelines: from the project's CI file at a ref, from a given configuration,
+child pipelines of bridges, and skipped pipelines without jobs (pushes asking
+``[ci skip]``, :mod:`fakeservice.ci.push`). Lint and creation use the same engine
+(:mod:`fakeservice.ci.config`).
 
 ``POST /projects/:id/pipeline`` answers 400 ``{"message": {"base": [...]}}`` for an
 unknown ref (``Reference not found``), a missing CI file (``Missing CI config file``),
@@ -92,6 +94,72 @@ def _insert_job(
     return jobs(store).insert(job)
 
 
+def _new_pipeline(
+    store: Store,
+    project: Project,
+    info: RefInfo,
+    *,
+    source: str,
+    user_id: int | None,
+    now: dt.datetime,
+    before_sha: str = BLANK_SHA,
+    variables: Sequence[Mapping[str, str]] = (),
+    parent: Pipeline | None = None,
+    trigger_job: Job | None = None,
+) -> Pipeline:
+    """A pipeline record for the ref (not yet stored)."""
+    return Pipeline(
+        id=store.next_id("ci_pipelines"),
+        iid=store.next_iid("ci_pipelines", project.id),
+        project_id=project.id,
+        ref=info.ref,
+        sha=info.sha,
+        before_sha=before_sha,
+        tag=info.tag,
+        source=source,
+        created_at=now,
+        updated_at=now,
+        user_id=user_id,
+        variables=[
+            {
+                "key": str(v["key"]),
+                "variable_type": str(v.get("variable_type") or "env_var"),
+                "value": str(v.get("value") or ""),
+            }
+            for v in variables
+        ],
+        parent_id=parent.id if parent is not None else None,
+        trigger_job_id=trigger_job.id if trigger_job is not None else None,
+        commit=dict(info.commit),
+    )
+
+
+def create_skipped(
+    store: Store,
+    project: Project,
+    info: RefInfo,
+    *,
+    source: str,
+    user_id: int | None,
+    now: dt.datetime,
+    before_sha: str = BLANK_SHA,
+) -> Pipeline:
+    """A ``skipped`` pipeline without jobs (a push whose commit asks ``[ci skip]``)."""
+    pipeline = pipelines(store).insert(
+        _new_pipeline(
+            store,
+            project,
+            info,
+            source=source,
+            user_id=user_id,
+            now=now,
+            before_sha=before_sha,
+        )
+    )
+    fire_pipeline(store, pipeline, "skip", now)
+    return pipeline
+
+
 def create_planned(
     store: Store,
     project: Project,
@@ -104,6 +172,7 @@ def create_planned(
     now: dt.datetime,
     parent: Pipeline | None = None,
     trigger_job: Job | None = None,
+    before_sha: str = BLANK_SHA,
 ) -> Pipeline:
     """Plan ``config`` for the ref and store the pipeline and its jobs.
 
@@ -125,29 +194,17 @@ def create_planned(
             )
         except PlanError as exc:
             raise _base_error(exc.errors) from exc
-    pipeline = Pipeline(
-        id=store.next_id("ci_pipelines"),
-        iid=store.next_iid("ci_pipelines", project.id),
-        project_id=project.id,
-        ref=info.ref,
-        sha=info.sha,
-        before_sha=BLANK_SHA,
-        tag=info.tag,
+    pipeline = _new_pipeline(
+        store,
+        project,
+        info,
         source=source,
-        created_at=now,
-        updated_at=now,
         user_id=user_id,
-        variables=[
-            {
-                "key": str(v["key"]),
-                "variable_type": str(v.get("variable_type") or "env_var"),
-                "value": str(v.get("value") or ""),
-            }
-            for v in variables
-        ],
-        parent_id=parent.id if parent is not None else None,
-        trigger_job_id=trigger_job.id if trigger_job is not None else None,
-        commit=dict(info.commit),
+        now=now,
+        before_sha=before_sha,
+        variables=variables,
+        parent=parent,
+        trigger_job=trigger_job,
     )
     pipelines(store).insert(pipeline)
     if planned is None:

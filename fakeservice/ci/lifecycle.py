@@ -1,8 +1,11 @@
-"""What the CI area does when a project goes: delete its pipelines and their jobs."""
+"""What the CI area does when other areas' records change: a project going deletes its
+pipelines and their jobs; refs moving may create pipelines (:mod:`fakeservice.ci.push`,
+registered on import)."""
 
 from __future__ import annotations
 
 from fakeservice.ci import pipeline_ops
+from fakeservice.ci import push as _push  # noqa: F401  (registers the ref-update listener)
 from fakeservice.ci.models import pipelines
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, on_delete

@@ -1,7 +1,8 @@
 """The simulated runner's settings and scripted job outcomes, kept in the store.
 
-Settings (mode and pickup delay, for the service and per project) and outcomes live in
-``store.extras["ci_runner"]`` so that snapshots, restores and resets carry them.
+Settings (mode, pickup delay and pipelines on push, for the service and per project) and
+outcomes live in ``store.extras["ci_runner"]`` so that snapshots, restores and resets
+carry them.
 
 An outcome says what the runner does with a job: final ``status`` (success, failed,
 canceled), ``failure_reason``, ``duration`` in seconds, ``log`` lines, ``artifacts``
@@ -57,6 +58,8 @@ class Settings:
     mode: str = DEFAULT_MODE
     pickup_seconds: float = DEFAULT_PICKUP_SECONDS
     projects: dict[int, tuple[str, float]] = attrs.field(factory=dict)
+    pipelines_on_push: bool | None = None  # None: never set (off)
+    push_projects: dict[int, bool] = attrs.field(factory=dict)
     by_name: dict[tuple[int | None, str], tuple[Outcome, ...]] = attrs.field(factory=dict)
     by_id: dict[int, Outcome] = attrs.field(factory=dict)
 
@@ -89,29 +92,44 @@ def any_instant(store: Store) -> bool:
     return current.mode == "instant" or any(m == "instant" for m, _ in current.projects.values())
 
 
-def set_mode(
+def pipelines_on_push(store: Store, project_id: int) -> bool:
+    """Whether pushes to a project create pipelines (its own setting, else the service's)."""
+    current = settings(store)
+    return current.push_projects.get(project_id, bool(current.pipelines_on_push))
+
+
+def configure(
     store: Store,
-    mode: str,
     *,
+    mode: str | None = None,
     pickup_seconds: float | None = None,
+    on_push: bool | None = None,
     project_id: int | None = None,
 ) -> None:
-    """Set the mode for the whole service, or for one project (``project_id``)."""
-    if mode not in MODES:
+    """Set what is given (mode, pickup delay, pipelines on push) for the whole service,
+    or for one project (``project_id``); the rest stays as it is."""
+    if mode is not None and mode not in MODES:
         raise OutcomeError(f"unknown runner mode {mode!r}; use one of {', '.join(MODES)}")
     if pickup_seconds is not None and (not _number(pickup_seconds) or pickup_seconds < 0):
         raise OutcomeError("pickup_seconds must be a number of seconds, 0 or more")
+    if on_push is not None and not isinstance(on_push, bool):
+        raise OutcomeError("pipelines_on_push must be true or false")
     current = _writable(store)
     if project_id is None:
-        current.mode = mode
+        current.mode = mode or current.mode
         if pickup_seconds is not None:
             current.pickup_seconds = float(pickup_seconds)
+        if on_push is not None:
+            current.pipelines_on_push = on_push
         return
-    _, pickup = mode_of(store, project_id)
-    current.projects[project_id] = (
-        mode,
-        float(pickup_seconds) if pickup_seconds is not None else pickup,
-    )
+    if mode is not None or pickup_seconds is not None:
+        old_mode, old_pickup = mode_of(store, project_id)
+        current.projects[project_id] = (
+            mode or old_mode,
+            float(pickup_seconds) if pickup_seconds is not None else old_pickup,
+        )
+    if on_push is not None:
+        current.push_projects[project_id] = on_push
 
 
 def set_outcomes(
@@ -215,13 +233,20 @@ def outcomes_from_data(data: Any, where: str = "outcome") -> tuple[Outcome, ...]
 
 
 def settings_view(store: Store) -> dict[str, Any]:
-    """The runner settings as plain data (for the control plane)."""
+    """The runner settings as plain data (for the control plane): the service's, then
+    each project that has its own (with the mode and pickup delay that apply to it).
+    ``pipelines_on_push`` appears once it was set (for the service, or for the project),
+    so the answer keeps its earlier shape for clients that never use it."""
     current = settings(store)
-    return {
-        "mode": current.mode,
-        "pickup_seconds": current.pickup_seconds,
-        "projects": {
-            str(pid): {"mode": mode, "pickup_seconds": pickup}
-            for pid, (mode, pickup) in sorted(current.projects.items())
-        },
-    }
+    out: dict[str, Any] = {"mode": current.mode, "pickup_seconds": current.pickup_seconds}
+    if current.pipelines_on_push is not None:
+        out["pipelines_on_push"] = current.pipelines_on_push
+    entries: dict[str, Any] = {}
+    for pid in sorted(set(current.projects) | set(current.push_projects)):
+        mode, pickup = mode_of(store, pid)
+        entry: dict[str, Any] = {"mode": mode, "pickup_seconds": pickup}
+        if pid in current.push_projects:
+            entry["pipelines_on_push"] = current.push_projects[pid]
+        entries[str(pid)] = entry
+    out["projects"] = entries
+    return out

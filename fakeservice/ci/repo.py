@@ -56,15 +56,20 @@ def resolve_ref(store: Store, project: Project, ref: str) -> RefInfo | str:
         return REF_AMBIGUOUS
     if branch is None and tag is None:
         return REF_NOT_FOUND
-    if branch is not None:
-        sha = branch.commit_id
-    else:
-        assert tag is not None
-        sha = tag.commit_id
-    info = repo.find_commit(sha)
+    return ref_at(store, project, ref, tag=tag is not None) or REF_NOT_FOUND
+
+
+def ref_at(store: Store, project: Project, name: str, *, tag: bool) -> RefInfo | None:
+    """The branch (or, with ``tag``, the tag) ``name`` and the commit it points to (an
+    annotated tag is peeled), or None when there is no such ref."""
+    repo = repository(store, project)
+    found = repo.tag(name) if tag else repo.branch(name)
+    if found is None:
+        return None
+    info = repo.find_commit(found.commit_id)
     if info is None:
-        return REF_NOT_FOUND
-    return RefInfo(ref, tag is not None, sha, commit_entity(info, with_trailers=False))
+        return None
+    return RefInfo(name, tag, found.commit_id, commit_entity(info, with_trailers=False))
 
 
 def read_text(store: Store, project: Project, sha: str, path: str) -> str | None:

@@ -1,8 +1,8 @@
 """Control-plane endpoints for the simulated runner, under ``/_fake/ci/`` (no auth).
 
 * ``GET /_fake/ci/runner``: the settings; ``POST /_fake/ci/runner``: set ``mode``
-  (``manual``, ``timed``, ``instant``) and ``pickup_seconds``, for the service or one
-  ``project`` (id or full path);
+  (``manual``, ``timed``, ``instant``), ``pickup_seconds`` and ``pipelines_on_push`` (at
+  least one of them), for the service or one ``project`` (id or full path);
 * ``POST /_fake/ci/outcomes``: script a job's outcome by ``job_id`` or by ``job_name``
   (optionally within ``project``); ``outcome`` holds the fields, or a list of them
   (one per attempt), or give ``status``, ``failure_reason``, ``duration``, ``log``,
@@ -27,7 +27,7 @@ from fakeservice.ci.outcomes import MODES, OUTCOME_KEYS
 from fakeservice.ci.simulation import FINISH_STATUSES, RunnerError
 from fakeservice.core.clock import iso
 from fakeservice.web.context import Context
-from fakeservice.web.params import ANY, FLOAT, INT, STR, Array, Param
+from fakeservice.web.params import ANY, BOOL, FLOAT, INT, STR, Array, AtLeastOne, Param
 from fakeservice.web.routing import NO_AUTH, api
 
 CONTROL: dict[str, Any] = {"prefix": "", "auth": NO_AUTH, "status": 200}
@@ -56,16 +56,21 @@ def runner_settings(ctx: Context) -> Any:
 @api.post(
     "/_fake/ci/runner",
     params=(
-        Param("mode", STR, required=True, values=MODES),
+        Param("mode", STR, values=MODES),
         Param("pickup_seconds", FLOAT),
+        Param("pipelines_on_push", BOOL),
         PROJECT,
     ),
+    constraints=(AtLeastOne(("mode", "pickup_seconds", "pipelines_on_push")),),
     **CONTROL,
 )
 def set_runner_mode(ctx: Context) -> Any:
-    """Set the runner mode for the service or for one project."""
+    """Set the runner mode, pickup delay or pipelines on push (service or one project)."""
     ctx.service.runner.set_mode(
-        ctx.params["mode"], pickup_seconds=ctx.get("pickup_seconds"), project=ctx.get("project")
+        ctx.get("mode"),
+        pickup_seconds=ctx.get("pickup_seconds"),
+        project=ctx.get("project"),
+        pipelines_on_push=ctx.get("pipelines_on_push"),
     )
     return ctx.service.runner.settings()
 

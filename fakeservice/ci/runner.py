@@ -10,6 +10,9 @@ Three modes, for the whole service or per project:
   events are processed in time order, each at its own timestamp;
 * ``instant``: pipelines finish as soon as they are created (at the current time).
 
+With :meth:`Runner.set_pipelines_on_push` (off by default) a push of a branch or tag
+creates a ``push`` pipeline, as the service does (:mod:`fakeservice.ci.push`).
+
 Outcomes (:meth:`Runner.set_outcome`) script what a job does; the default is success
 after 30 seconds with a short log (and default artifacts). :meth:`Runner.job_token` gives
 a job's ``CI_JOB_TOKEN``, valid while the job runs. The same inputs always give the same
@@ -86,25 +89,42 @@ class Runner:
     # -- settings ------------------------------------------------------------------------
     def set_mode(
         self,
-        mode: str,
+        mode: str | None = None,
         *,
         pickup_seconds: float | None = None,
         project: int | str | None = None,
+        pipelines_on_push: bool | None = None,
     ) -> None:
-        """Use ``mode`` (manual, timed, instant) for the service or for one project."""
+        """Use ``mode`` (manual, timed, instant), ``pickup_seconds`` and
+        ``pipelines_on_push`` for the service or for one project; what is not given stays."""
         with self.store.lock:
             found = self._project(project)
             try:
-                outcomes.set_mode(
+                outcomes.configure(
                     self.store,
-                    mode,
+                    mode=mode,
                     pickup_seconds=pickup_seconds,
+                    on_push=pipelines_on_push,
                     project_id=found.id if found else None,
                 )
             except outcomes.OutcomeError as exc:
                 raise RunnerError(str(exc), 400) from exc
             self._reschedule(found)
             self.catch_up()
+
+    def set_pipelines_on_push(
+        self, enabled: bool = True, *, project: int | str | None = None
+    ) -> None:
+        """Create a ``push`` pipeline when a branch or tag of the project (or of every
+        project) is pushed and has a CI file at its new head (off by default)."""
+        self.set_mode(project=project, pipelines_on_push=enabled)
+
+    def pipelines_on_push(self, project: int | str | None = None) -> bool:
+        """Whether pushes create pipelines, for the service or for one project."""
+        found = self._project(project)
+        if found is None:
+            return bool(outcomes.settings(self.store).pipelines_on_push)
+        return outcomes.pipelines_on_push(self.store, found.id)
 
     def _reschedule(self, project: Project | None) -> None:
         """Recompute due times of waiting and running builds after a mode change."""

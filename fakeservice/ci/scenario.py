@@ -8,7 +8,7 @@ replay actions.
       - path: acme/website
         files: {.gitlab-ci.yml: "..."}
         ci:
-          runner: {mode: manual}
+          runner: {mode: manual, pipelines_on_push: true}
           outcomes:
             test: {status: failed, failure_reason: script_failure, duration: 42,
                    log: ["1 failed"], artifacts: {report.xml: "<testsuite/>"}}
@@ -21,9 +21,12 @@ A pipeline's jobs come from the project's CI file at ``ref`` or from ``config`` 
 configuration as a mapping or as YAML text). ``run: complete`` runs it to completion when
 the scenario loads; ``run: none`` (the default) leaves it to the runner's mode.
 
-Replay actions: ``runner: {mode, pickup_seconds, project}``, ``job_outcome: {job_name |
-job_id, project, status, ...}``, ``start_job: <id>``, ``run_pipeline: <id>``
-(``finish_job`` is the replay's own).
+The scenario's own content (``files``, ``commits``...) is not a push: it creates no
+pipelines whatever ``pipelines_on_push`` says; declare them under ``pipelines``.
+
+Replay actions: ``runner: {mode, pickup_seconds, pipelines_on_push, project}``,
+``job_outcome: {job_name | job_id, project, status, ...}``, ``start_job: <id>``,
+``run_pipeline: <id>`` (``finish_job`` is the replay's own).
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from fakeservice.ci.creation import create_planned, parse_at
 from fakeservice.ci.repo import ci_config_path, read_text, resolve_ref, synthetic_ref
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.projects.models import Project
+from fakeservice.repository import scenario as _repository_scenario  # noqa: F401  (its keys load first)
 from fakeservice.scenarios.loader import (
     ScenarioError,
     register_action,
@@ -47,6 +51,7 @@ from fakeservice.scenarios.loader import (
 from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     ANY,
+    BOOL,
     INT,
     STR,
     Choice,
@@ -83,6 +88,9 @@ OUTCOMES = MapOf(OneOf((OUTCOME, ListOf(OUTCOME), Choice(outcomes.OUTCOME_STATUS
 MODE_FIELDS = {
     "mode": Field(Choice(outcomes.MODES), "manual, timed or instant"),
     "pickup_seconds": Field(Range(0, None, integer=False), "timed: delay before pickup (5)"),
+    "pipelines_on_push": Field(
+        BOOL, "pushes of branches and tags create `push` pipelines (default false)"
+    ),
 }
 RUNNER = Record("runner", {**MODE_FIELDS, "outcomes": Field(OUTCOMES, "outcomes by job name")})
 PIPELINE = Record(
@@ -119,15 +127,12 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
 def _mode(
     service: FakeService, spec: Mapping[str, Any], where: str, project: Project | None
 ) -> None:
-    if "mode" not in spec and "pickup_seconds" not in spec:
-        return
-    store = service.store
-    current = outcomes.mode_of(store, project.id)[0] if project else outcomes.settings(store).mode
     try:
-        outcomes.set_mode(
-            store,
-            spec.get("mode") or current,
+        outcomes.configure(
+            service.store,
+            mode=spec.get("mode"),
             pickup_seconds=spec.get("pickup_seconds"),
+            on_push=spec.get("pipelines_on_push"),
             project_id=project.id if project else None,
         )
     except outcomes.OutcomeError as exc:
@@ -225,9 +230,10 @@ def load_project_ci(service: FakeService, project: Project, value: Any, where: s
 def _runner_action(service: FakeService, value: Any, _variables: dict[str, Any]) -> None:
     spec = _mapping(value, "runner")
     service.runner.set_mode(
-        str(spec.get("mode") or service.runner.mode(spec.get("project"))),
+        spec.get("mode"),
         pickup_seconds=spec.get("pickup_seconds"),
         project=spec.get("project"),
+        pipelines_on_push=spec.get("pipelines_on_push"),
     )
 
 

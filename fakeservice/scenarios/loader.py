@@ -9,11 +9,16 @@ the fault and rate-limit configuration. ``steps`` are only read by replays.
 Order: clock, users, groups, projects, faults, rate limits, registered top-level
 sections (``register_section``), then registered group and project keys
 (``register_project_section``), section by section.
+
+While a scenario loads, :func:`loading` is true (in that thread or task): areas that
+react to writes (the CI area's pipelines on push) use it to tell a scenario's content
+from a client's requests.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +48,7 @@ __all__ = [
     "ScenarioError",
     "chain",
     "load_into",
+    "loading",
     "read_scenario",
     "register_action",
     "register_group_section",
@@ -52,6 +58,12 @@ __all__ = [
 ]
 
 MAX_EXTENDS = 10
+_loading: ContextVar[bool] = ContextVar("fakeservice_scenario_loading", default=False)
+
+
+def loading() -> bool:
+    """Whether a scenario is being loaded here (its writes are content, not pushes)."""
+    return _loading.get()
 
 
 def read_scenario(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
@@ -102,6 +114,7 @@ def load_into(service: FakeService, source: Any, relative_to: Path | None = None
     docs = chain(source, relative_to)
     before = service.snapshot()
     control_before = service.control.config()
+    marker = _loading.set(True)
     try:
         for doc in docs:
             _load_document(service, doc)
@@ -109,6 +122,8 @@ def load_into(service: FakeService, source: Any, relative_to: Path | None = None
         service.restore(before)
         service.control.load_config(control_before)
         raise
+    finally:
+        _loading.reset(marker)
 
 
 def _load_document(service: FakeService, doc: ScenarioDocument) -> None:
