@@ -52,7 +52,7 @@ from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     ANY,
     BOOL,
-    INT,
+    ID_REF,
     STR,
     Choice,
     Field,
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
     from fakeservice.service import FakeService
 
 RUN_VALUES = ("complete", "none")
-ID = OneOf((INT, STR))  # an id, or a ``${variable}`` that a replay fills in
+ID = ID_REF  # an id, or a ``${variable}`` that a replay fills in
 
 OUTCOME = Record(
     "outcome",

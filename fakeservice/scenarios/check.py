@@ -4,7 +4,8 @@ Three passes, each only when the previous found nothing: the structure (keys, ty
 values) of the file and of what it extends; a trial load into an empty service (unknown
 users, groups or namespaces, duplicates, model validation); and the steps' references
 (users named by ``as``, variables used before a step saves them, restores of
-snapshots never taken, CI actions without the CI area).
+snapshots never taken, CI actions without the CI area, moving a clock that is not in
+``manual`` mode at that step).
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from fakeservice.scenarios.source import ScenarioDocument
 from fakeservice.users.models import find_by_username
 
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_CLOCK_MOVES = ("advance_clock", "set_clock")
+# control-plane requests after which the clock's mode is not known statically
+_CLOCK_CHANGING = ("/_fake/clock", "/_fake/restore", "/_fake/reset", "/_fake/scenario")
 
 
 def check(source: Any) -> list[Problem]:
@@ -36,7 +40,44 @@ def check(source: Any) -> list[Problem]:
     except ScenarioError as exc:
         return exc.details
     doc = docs[-1]
-    return with_lines(step_problems(doc, service), doc.node, doc.file)
+    problems = [*step_problems(doc, service), *clock_problems(doc, service.clock.mode)]
+    problems.sort(key=lambda p: _step_index(p.where))
+    return with_lines(problems, doc.node, doc.file)
+
+
+def _step_index(where: str) -> int:
+    found = re.match(r"steps\[(\d+)\]", where)
+    return int(found.group(1)) + 1 if found else 0
+
+
+def clock_problems(doc: ScenarioDocument, initial: str) -> list[Problem]:
+    """Steps that move the clock while its mode (followed through ``clock_mode``,
+    ``snapshot``/``restore`` and ``reset`` steps) is not ``manual``."""
+    problems: list[Problem] = []
+    mode: str | None = initial
+    kept: dict[str, str | None] = {}
+    for index, step in enumerate(doc.data.get("steps") or []):
+        request = step.get("request")
+        if "clock_mode" in step:
+            mode = str(step["clock_mode"])
+        elif "snapshot" in step:
+            kept[str(step["snapshot"])] = mode
+        elif "restore" in step:
+            mode = kept.get(str(step["restore"]))
+        elif step.get("reset") is True:
+            mode = initial
+        elif isinstance(request, dict) and str(request.get("path", "")).startswith(_CLOCK_CHANGING):
+            mode = None
+        for action in _CLOCK_MOVES:
+            if action in step and mode is not None and mode != "manual":
+                problems.append(
+                    Problem(
+                        f"the clock is {mode} at this step and only a manual clock moves; "
+                        "add a `clock_mode: manual` step before it",
+                        f"steps[{index}].{action}",
+                    )
+                )
+    return problems
 
 
 def check_file(path: str | Path) -> list[Problem]:

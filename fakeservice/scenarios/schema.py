@@ -115,6 +115,25 @@ def _iso_date(value: Any) -> None:
     dt.date.fromisoformat(str(value))
 
 
+class IdRef(Kind):
+    """A record id (an integer, 1 or more) or a string holding one or a ``${variable}``."""
+
+    label = "an id or a ${variable}"
+
+    def fits(self, node: yaml.Node) -> bool:
+        return isinstance(node, yaml.ScalarNode) and node.tag in (INT_TAG, STR_TAG)
+
+    def check(self, node: yaml.Node, where: str, out: Out) -> None:
+        if not self.fits(node):
+            problem(out, node, where, f"expected {self.label}, got {describe_node(node)}")
+            return
+        text = str(node.value).strip()
+        if node.tag == STR_TAG and "${" in text:
+            return
+        if not text.isdigit() or int(text) < 1:
+            problem(out, node, where, f"must be {self.label} (got {node.value!r})")
+
+
 class AnyKind(Kind):
     label = "any value"
 
@@ -129,19 +148,24 @@ BOOL = Scalar("true or false", frozenset({BOOL_TAG}))
 TIME = Scalar("an ISO 8601 time", frozenset({STR_TAG, TIME_TAG}), _iso_time)
 DATE = Scalar("a date (YYYY-MM-DD)", frozenset({STR_TAG, TIME_TAG}), _iso_date)
 ANY = AnyKind()
+ID_REF = IdRef()
 
 
 @attrs.frozen
 class Range(Kind):
-    """A number (``integer=True``: an integer) within bounds."""
+    """A number (``integer=True``: an integer) within bounds; ``above=True`` excludes the
+    minimum itself (``a number above 0``)."""
 
     minimum: float | None = None
     maximum: float | None = None
     integer: bool = True
+    above: bool = False
 
     @property
     def label(self) -> str:  # type: ignore[override]
         base = "an integer" if self.integer else "a number"
+        if self.minimum is not None and self.above:
+            return f"{base} above {self.minimum:g}"
         if self.minimum is not None and self.maximum is not None:
             return f"{base} from {self.minimum:g} to {self.maximum:g}"
         if self.minimum is not None:
@@ -158,7 +182,9 @@ class Range(Kind):
         if len(out) != before:
             return
         value = value_of(node)
-        low = self.minimum is not None and value < self.minimum
+        low = self.minimum is not None and (
+            value <= self.minimum if self.above else value < self.minimum
+        )
         high = self.maximum is not None and value > self.maximum
         if low or high:
             problem(out, node, where, f"must be {self.label} (got {node.value})")
@@ -305,7 +331,8 @@ class Record(Kind):
 
     @property
     def label(self) -> str:  # type: ignore[override]
-        return f"a {self.name} mapping"
+        article = "an" if self.name[:1].lower() in "aeiou" else "a"
+        return f"{article} {self.name} mapping"
 
     def fits(self, node: yaml.Node) -> bool:
         return isinstance(node, yaml.MappingNode)
@@ -329,7 +356,7 @@ class Record(Kind):
             given[key] = value_node
             field = fields.get(key)
             if field is None:
-                hint = _suggest(key, list(fields))
+                hint = _suggest_nested(key, fields) or _suggest(key, list(fields))
                 problem(out, key_node, join(where, key), f"unknown key {key!r}{hint}")
                 continue
             field.kind.check(value_node, join(where, key), out)
@@ -419,13 +446,63 @@ def all_or_none(*names: str) -> Rule:
 
 
 # -- helpers -------------------------------------------------------------------------------
+MAX_NESTED_DEPTH = 2
+MAX_NESTED_HINTS = 3
+
+
 def _suggest(word: str, options: Iterable[str]) -> str:
     close = difflib.get_close_matches(word, list(options), n=1, cutoff=0.75)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _mappings_in(kind: Kind) -> list[Record]:
+    """The records a value of ``kind`` may directly be (not inside lists or maps)."""
+    if isinstance(kind, Record):
+        return [kind]
+    if isinstance(kind, Nullable):
+        return _mappings_in(kind.inner)
+    if isinstance(kind, OneOf):
+        return [record for option in kind.options for record in _mappings_in(option)]
+    if isinstance(kind, Variant):
+        return [kind.default, *(record for _, record in kind.choices)]
+    return []
+
+
+def nested_paths(key: str, fields: dict[str, Field]) -> list[str]:
+    """Dotted paths below ``fields`` whose last key is ``key`` (``ci.pipelines`` for
+    ``pipelines`` on a project), the shallowest ones, sorted."""
+    level: list[tuple[str, dict[str, Field]]] = [("", fields)]
+    for _ in range(MAX_NESTED_DEPTH):
+        found: set[str] = set()
+        below: list[tuple[str, dict[str, Field]]] = []
+        for prefix, known in level:
+            for name, field in known.items():
+                for record in _mappings_in(field.kind):
+                    inner = record.all_fields()
+                    path = f"{prefix}{name}."
+                    if key in inner:
+                        found.add(path + key)
+                    below.append((path, inner))
+        if found:
+            return sorted(found)
+        level = below
+    return []
+
+
+def _suggest_nested(word: str, fields: dict[str, Field]) -> str:
+    paths = nested_paths(word, fields)[:MAX_NESTED_HINTS]
+    if not paths:
+        return ""
+    quoted = [repr(path) for path in paths]
+    listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return f" (did you mean {listed}?)"
+
+
 def _plural(kind: Kind) -> str:
     label = kind.label
+    if isinstance(kind, Range):
+        base = "an integer" if kind.integer else "a number"
+        return base.split(" ", 1)[1] + "s" + label[len(base) :]
     for article in ("an ", "a "):
         if label.startswith(article):
             return label[len(article) :] + "s"

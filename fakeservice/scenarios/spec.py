@@ -8,9 +8,12 @@ replay actions); the records here pick them up through ``extra``.
 
 from __future__ import annotations
 
+import yaml
+
 from fakeservice.control.patterns import METHODS
 from fakeservice.control.ratelimit import APPLIES_TO
 from fakeservice.control.runner import FINISH_STATUSES
+from fakeservice.control.snapshots import NAME_RE
 from fakeservice.core.clock import CLOCK_MODES
 from fakeservice.groups.models import VISIBILITIES
 from fakeservice.projects.models import ACCESS_LEVEL_VALUES, FEATURES
@@ -19,9 +22,10 @@ from fakeservice.scenarios.schema import (
     ANY,
     BOOL,
     DATE,
+    ID_REF,
     INT,
-    NUM,
     STR,
+    STR_TAG,
     TIME,
     Choice,
     Field,
@@ -29,8 +33,10 @@ from fakeservice.scenarios.schema import (
     MapOf,
     Nullable,
     OneOf,
+    Out,
     Range,
     Record,
+    Scalar,
     Variant,
     all_or_none,
     at_least_one,
@@ -38,6 +44,7 @@ from fakeservice.scenarios.schema import (
     exclusive,
     only_with,
     problem,
+    value_of,
 )
 from fakeservice.tokens.models import SCOPES
 from fakeservice.users.models import STATES, USER_TYPES
@@ -48,6 +55,31 @@ SCOPE_LIST = ListOf(Choice(SCOPES))
 ATTRIBUTES = MapOf(STR)
 POSITIVE = Range(1)
 NON_NEGATIVE = Range(0)
+HTTP_STATUS = Range(100, 599)
+SECONDS = Range(0, integer=False)
+FORWARD = Range(0, integer=False, above=True)
+
+
+def _request_path(value: object) -> None:
+    text = str(value)
+    if not text.startswith(("/", "${")) and "://" not in text:
+        raise ValueError(text)
+
+
+def _snapshot_name(value: object) -> None:
+    text = str(value)
+    if "${" not in text and not NAME_RE.match(text):
+        raise ValueError(text)
+
+
+REQUEST_PATH = Scalar(
+    "a path starting with `/`, or a full URL", frozenset({STR_TAG}), _request_path
+)
+SNAPSHOT_NAME = Scalar(
+    "a snapshot name (1 to 64 letters, digits, `.`, `_` or `-`)",
+    frozenset({STR_TAG}),
+    _snapshot_name,
+)
 
 # -- users -----------------------------------------------------------------------------------
 TOKEN = Record(
@@ -327,7 +359,7 @@ REQUEST = Record(
     {
         "method": Field(METHOD, "default GET"),
         "path": Field(
-            STR,
+            REQUEST_PATH,
             "`/api/v4` is added unless the path starts with it or `/_fake`; "
             "a full URL (as in a `Link` header) is accepted",
             required=True,
@@ -351,7 +383,9 @@ HEADER_MATCH = Record(
 EXPECT = Record(
     "expect",
     {
-        "status": Field(OneOf((INT, ListOf(INT))), "the status, or a list of allowed ones"),
+        "status": Field(
+            OneOf((HTTP_STATUS, ListOf(HTTP_STATUS))), "the status, or a list of allowed ones"
+        ),
         "headers": Field(
             MapOf(Nullable(OneOf((HEADER_MATCH, STR)))),
             "exact values; null: absent; or a header_match",
@@ -377,23 +411,38 @@ EXPECT = Record(
 FINISH_JOB = Record(
     "finish_job",
     {
-        "job": Field(OneOf((INT, STR)), "the job id (or `${variable}`)"),
+        "job": Field(ID_REF, "the job id (or `${variable}`)"),
         "project": Field(STR, "with `name`: the project's full path"),
         "name": Field(STR, "with `project`: the job's name (latest pipeline)"),
-        "pipeline": Field(INT, "with `project`: the pipeline iid"),
+        "pipeline": Field(POSITIVE, "with `project`: the pipeline iid"),
         "status": Field(Choice(FINISH_STATUSES), "default success"),
     },
     "Finish a CI job through the CI area's runner (`service.runner`).",
     rules=(all_or_none("project", "name"), exactly_one("job", "project", what="one of")),
 )
+ADVANCE_UNITS = {"seconds": 1, "minutes": 60, "hours": 3600, "days": 86400}
+
+
+def _moves_forward(
+    given: dict[str, yaml.Node], node: yaml.MappingNode, where: str, out: Out
+) -> None:
+    """The units of ``advance_clock`` add up to more than 0 seconds."""
+    if not node.value:
+        problem(out, node, where, f"needs at least one of {', '.join(ADVANCE_UNITS)}")
+        return
+    amounts = {unit: value_of(given[unit]) for unit in ADVANCE_UNITS if unit in given}
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in amounts.values())
+    if not amounts or not numbers or any(value < 0 for value in amounts.values()):
+        return  # unknown keys, wrong types and negative units are reported by the fields
+    if sum(value * ADVANCE_UNITS[unit] for unit, value in amounts.items()) <= 0:
+        problem(out, node, where, "must move the clock forward (a total above 0 seconds)")
+
+
 ADVANCE = Record(
     "advance_clock",
-    {
-        "seconds": Field(NUM, ""),
-        "minutes": Field(NUM, ""),
-        "hours": Field(NUM, ""),
-        "days": Field(NUM, ""),
-    },
+    {unit: Field(SECONDS, "") for unit in ADVANCE_UNITS},
+    "Units are added up; the total must be above 0 seconds.",
+    rules=(_moves_forward,),
 )
 JOURNAL_EXPECT = Record(
     "journal_expectation",
@@ -402,13 +451,13 @@ JOURNAL_EXPECT = Record(
         "method": Field(METHOD, ""),
         "path": Field(STR, "a path glob"),
         "user": Field(STR, "the acting username"),
-        "status": Field(INT, ""),
+        "status": Field(HTTP_STATUS, ""),
     },
     "Assert on the request journal.",
 )
 ACTIONS: dict[str, Field] = {
     "request": Field(REQUEST, "send a request"),
-    "advance_clock": Field(OneOf((NUM, ADVANCE)), "seconds, or `{minutes: 5}`..."),
+    "advance_clock": Field(OneOf((FORWARD, ADVANCE)), "seconds, or `{minutes: 5}`..."),
     "set_clock": Field(TIME, "set the manual clock to an ISO 8601 time"),
     "clock_mode": Field(Choice(CLOCK_MODES), "switch the clock's mode"),
     "finish_job": Field(FINISH_JOB, "finish a CI job"),
@@ -416,8 +465,8 @@ ACTIONS: dict[str, Field] = {
     "clear_faults": Field(BOOL, "remove every fault"),
     "rate_limit": Field(RATE_LIMIT, "add a rate limit"),
     "clear_rate_limits": Field(BOOL, "remove every rate limit"),
-    "snapshot": Field(STR, "keep the state under this name"),
-    "restore": Field(STR, "restore the state kept under this name"),
+    "snapshot": Field(SNAPSHOT_NAME, "keep the state under this name"),
+    "restore": Field(SNAPSHOT_NAME, "restore the state kept under this name"),
     "reset": Field(BOOL, "back to the loaded scenario (empties the journal)"),
     "journal": Field(JOURNAL_EXPECT, "assert on the request journal"),
     "clear_journal": Field(BOOL, "empty the journal"),

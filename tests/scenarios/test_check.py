@@ -133,7 +133,7 @@ steps:
     assert (
         5,
         "steps[1].expect.status",
-        "expected an integer or a list of integers, got a string",
+        "expected an integer from 100 to 599 or a list of integers from 100 to 599, got a string",
     ) in got
     assert (5, "steps[1].expect", "json, text cannot be used together") in got
     assert (6, "steps[2].save", "only used with request") in got
@@ -199,3 +199,131 @@ def test_mappings_are_checked_without_lines() -> None:
         "users[0].admin",
         "expected true or false, got a string",
     )
+
+
+def test_step_values_are_checked_before_any_replay(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """\
+steps:
+  - advance_clock: -5
+  - advance_clock: 0
+  - advance_clock: {minutes: 0, seconds: 0}
+  - advance_clock: {minutes: -1}
+  - advance_clock: {}
+  - advance_clock: {hours: 0.5}
+  - advance_clock: 1.5
+  - request: {path: projects}
+    expect: {status: 2000}
+  - finish_job: {job: 0}
+  - finish_job: {job: twelve}
+  - finish_job: {project: a/b, name: build, pipeline: 0}
+  - snapshot: before push
+  - journal: {count: 1, status: 99}
+  - start_job: -1
+""",
+    )
+    assert lines(check(path)) == [
+        (2, "steps[0].advance_clock", "must be a number above 0 (got -5)"),
+        (3, "steps[1].advance_clock", "must be a number above 0 (got 0)"),
+        (4, "steps[2].advance_clock", "must move the clock forward (a total above 0 seconds)"),
+        (5, "steps[3].advance_clock.minutes", "must be a number, 0 or more (got -1)"),
+        (6, "steps[4].advance_clock", "needs at least one of seconds, minutes, hours, days"),
+        (
+            9,
+            "steps[7].request.path",
+            "expected a path starting with `/`, or a full URL, got 'projects'",
+        ),
+        (10, "steps[7].expect.status", "must be an integer from 100 to 599 (got 2000)"),
+        (11, "steps[8].finish_job.job", "must be an id or a ${variable} (got '0')"),
+        (12, "steps[9].finish_job.job", "must be an id or a ${variable} (got 'twelve')"),
+        (13, "steps[10].finish_job.pipeline", "must be an integer, 1 or more (got 0)"),
+        (
+            14,
+            "steps[11].snapshot",
+            "expected a snapshot name (1 to 64 letters, digits, `.`, `_` or `-`), "
+            "got 'before push'",
+        ),
+        (15, "steps[12].journal.status", "must be an integer from 100 to 599 (got 99)"),
+        (16, "steps[13].start_job", "must be an id or a ${variable} (got '-1')"),
+    ]
+
+
+def test_a_clock_that_is_not_manual_cannot_be_moved(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """\
+clock: {mode: frozen}
+steps:
+  - advance_clock: 5
+  - clock_mode: manual
+  - advance_clock: 5
+  - snapshot: manual-here
+  - clock_mode: real
+  - set_clock: "2027-01-01T00:00:00Z"
+  - restore: manual-here
+  - advance_clock: 1
+  - reset: true
+  - advance_clock: {minutes: 1}
+  - request: {method: POST, path: /_fake/clock, body: {mode: manual}}
+  - advance_clock: 1
+""",
+    )
+    message = (
+        "the clock is {} at this step and only a manual clock moves; "
+        "add a `clock_mode: manual` step before it"
+    )
+    assert lines(check(path)) == [
+        (3, "steps[0].advance_clock", message.format("frozen")),
+        (8, "steps[5].set_clock", message.format("real")),
+        (12, "steps[9].advance_clock", message.format("frozen")),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "where", "message"),
+    [
+        (
+            "extends: default\nprojects:\n  - path: acme/x\n    pipelines: [{ref: main}]\n",
+            4,
+            "projects[0].pipelines",
+            "unknown key 'pipelines' (did you mean 'ci.pipelines'?)",
+        ),
+        (
+            "projects:\n  - path: x/y\n    outcomes: {}\n",
+            3,
+            "projects[0].outcomes",
+            "unknown key 'outcomes' (did you mean 'ci.outcomes'?)",
+        ),
+        (
+            "projects:\n  - path: x/y\n    pipelines_on_push: true\n",
+            3,
+            "projects[0].pipelines_on_push",
+            "unknown key 'pipelines_on_push' (did you mean 'ci.runner.pipelines_on_push'?)",
+        ),
+        (
+            "mode: timed\n",
+            1,
+            "mode",
+            "unknown key 'mode' (did you mean 'clock.mode' or 'runner.mode'?)",
+        ),
+        (
+            "steps:\n  - request: {path: /user}\n    status: 200\n",
+            3,
+            "steps[0].status",
+            "unknown key 'status' (did you mean 'expect.status', 'fault.status' or "
+            "'finish_job.status'?)",
+        ),
+        (
+            "projects:\n  - path: x/y\n    visibilty: public\n",
+            3,
+            "projects[0].visibilty",
+            "unknown key 'visibilty' (did you mean 'visibility'?)",
+        ),
+    ],
+)
+def test_unknown_keys_suggest_nested_paths(
+    tmp_path: Path, text: str, line: int, where: str, message: str
+) -> None:
+    (problem,) = check(write(tmp_path, text))
+    assert (problem.line, problem.where, problem.message) == (line, where, message)
