@@ -83,6 +83,8 @@ OUTCOME = Record(
         ),
         "coverage": Field(Range(0, 100, integer=False), "coverage percentage"),
     },
+    "What the simulated runner does with a job (see docs/ci.md); a status alone is "
+    "`{status: ...}`.",
 )
 OUTCOMES = MapOf(OneOf((OUTCOME, ListOf(OUTCOME), Choice(outcomes.OUTCOME_STATUSES))))
 MODE_FIELDS = {
@@ -92,7 +94,11 @@ MODE_FIELDS = {
         BOOL, "pushes of branches and tags create `push` pipelines (default false)"
     ),
 }
-RUNNER = Record("runner", {**MODE_FIELDS, "outcomes": Field(OUTCOMES, "outcomes by job name")})
+RUNNER = Record(
+    "runner",
+    {**MODE_FIELDS, "outcomes": Field(OUTCOMES, "outcomes by job name, in every project")},
+    "The simulated CI runner, for the whole service (see docs/ci.md).",
+)
 PIPELINE = Record(
     "pipeline",
     {
@@ -103,14 +109,23 @@ PIPELINE = Record(
         "user": Field(STR, "username of the user who runs it (default: the creator)"),
         "source": Field(STR, "pipeline source (default push)"),
     },
+    "A pipeline created when the scenario loads, from the CI file at `ref` or `config`.",
 )
 CI = Record(
     "ci",
     {
-        "runner": Field(Record("project runner", MODE_FIELDS), "this project's runner mode"),
+        "runner": Field(
+            Record(
+                "project_runner",
+                MODE_FIELDS,
+                "The runner settings of one project (they win over the service's).",
+            ),
+            "this project's runner settings",
+        ),
         "outcomes": Field(OUTCOMES, "outcomes by job name in this project"),
-        "pipelines": Field(ListOf(PIPELINE), "pipelines to create"),
+        "pipelines": Field(ListOf(PIPELINE), "pipelines to create, in order"),
     },
+    "A project's CI: runner settings, scripted outcomes and pipelines made at load.",
 )
 
 
@@ -275,20 +290,25 @@ def register() -> None:
     register_action(
         "runner",
         _runner_action,
-        schema=Record("runner action", {**MODE_FIELDS, "project": Field(STR)}),
+        schema=Record(
+            "runner_action",
+            {**MODE_FIELDS, "project": Field(STR, "a project's full path (default: the service)")},
+            "Change the runner settings during a replay.",
+        ),
         doc="set the runner mode (for the service or a project)",
     )
     register_action(
         "job_outcome",
         _outcome_action,
         schema=Record(
-            "job outcome",
+            "job_outcome",
             {
                 **OUTCOME.fields,
-                "job_name": Field(STR),
-                "job_id": Field(ID),
-                "project": Field(STR),
+                "job_name": Field(STR, "every job of this name (with `project`: in it)"),
+                "job_id": Field(ID, "one job, by id (or `${variable}`)"),
+                "project": Field(STR, "with `job_name`: a project's full path"),
             },
+            "Script a job's outcome during a replay: by `job_id` or `job_name`.",
         ),
         doc="script a job's outcome",
     )

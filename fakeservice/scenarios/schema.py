@@ -367,7 +367,7 @@ class Record(Kind):
             rule(given, node, where, out)
 
     def children(self) -> Iterable[Kind]:
-        return [field.kind for field in self.fields.values()]
+        return [field.kind for field in self.all_fields().values()]
 
 
 @attrs.define(eq=False)
@@ -499,6 +499,15 @@ def _suggest_nested(word: str, fields: dict[str, Field]) -> str:
 
 
 def _plural(kind: Kind) -> str:
+    """The label of several values of ``kind`` (``integers from 1 to 5``, ``user mappings``)."""
+    if isinstance(kind, OneOf):
+        return " or ".join(_plural(option) for option in kind.options)
+    if isinstance(kind, Nullable):
+        return f"{_plural(kind.inner)}, or nulls"
+    if isinstance(kind, ListOf):
+        return f"lists of {_plural(kind.item)}"
+    if isinstance(kind, MapOf):
+        return f"mappings of {_plural(kind.value)}"
     label = kind.label
     if isinstance(kind, Range):
         base = "an integer" if kind.integer else "a number"
@@ -537,14 +546,15 @@ def records_of(root: Kind) -> list[Record]:
 
 
 def describe_markdown(root: Record, *, heading: str = "###") -> str:
-    """A reference of every record reachable from ``root``, one table per record."""
+    """A reference of every record reachable from ``root`` (keys areas registered
+    included), one table per record."""
     parts: list[str] = []
     for record in records_of(root):
         parts.append(f"{heading} `{record.name}`\n")
         if record.doc:
             parts.append(record.doc + "\n")
         parts.append("| key | type | description |\n|---|---|---|")
-        for key, field in record.fields.items():
+        for key, field in record.all_fields().items():
             required = " **(required)**" if field.required else ""
             doc = field.doc.replace("|", "\\|")
             parts.append(f"| `{key}` | {type_label(field.kind)} | {doc}{required} |")

@@ -43,8 +43,18 @@ class Section:
     schema: Kind | None = None
     doc: str = ""
 
+    @property
+    def area(self) -> str | None:
+        """The area that registered the key (``ci`` for ``fakeservice.ci.scenario``)."""
+        module = getattr(self.handler, "__module__", "") or ""
+        parts = module.split(".")
+        return parts[1] if len(parts) > 2 and parts[0] == "fakeservice" else None
+
     def field(self) -> Field:
-        return Field(self.schema or ANY, self.doc or "registered by an area")
+        doc = self.doc or "registered by an area"
+        if self.area:
+            doc = f"{doc} *({self.area} area)*"
+        return Field(self.schema or ANY, doc)
 
 
 _registries: dict[str, dict[str, Section]] = {
@@ -102,12 +112,21 @@ def sections(kind: str) -> dict[str, Section]:
 
 
 def fields(kind: str) -> dict[str, Field]:
-    """Schema fields of the registered keys (built-in keys keep their own schema)."""
-    return {
-        name: section.field()
-        for name, section in _registries[kind].items()
-        if name not in BUILTIN[kind]
-    }
+    """Schema fields of the registered keys, by name (built-in keys keep their own
+    schema). Sorted, so that the reference does not depend on import order; loaders run
+    in registration order (:func:`sections`)."""
+    found = _registries[kind]
+    return {name: found[name].field() for name in sorted(found) if name not in BUILTIN[kind]}
+
+
+def register_areas() -> None:
+    """Import every area, so that each registers its scenario keys and actions."""
+    import importlib
+
+    from fakeservice.areas import LIFECYCLE_MODULES, ROUTE_MODULES, SERVICE_EXTENSIONS
+
+    for name in (*ROUTE_MODULES, *SERVICE_EXTENSIONS, *LIFECYCLE_MODULES):
+        importlib.import_module(name)
 
 
 def declare_builtin(kind: str, names: set[str] | frozenset[str]) -> None:

@@ -279,7 +279,7 @@ PROJECT = Record(
         "path": Field(STR, "`<namespace full path>/<project path>`", required=True),
         **PROJECT_FIELDS,
     },
-    "A project in a group or a user's namespace. Areas add keys here (`files`, `pipelines`...).",
+    "A project in a group or a user's namespace. Areas add keys here (`files`, `ci`...).",
     extra=lambda: sections.fields("project"),
 )
 GENERATED_PROJECTS = Record(
@@ -532,9 +532,11 @@ sections.declare_builtin("action", set(STEP.fields))
 
 
 def reference() -> str:
-    """The Markdown reference of the built-in scenario format (``docs/scenarios.md``)."""
+    """The Markdown reference of the scenario format (``docs/scenarios.md``): the built-in
+    keys and every key and action the areas register (they are imported first)."""
     from fakeservice.scenarios.schema import describe_markdown
 
+    sections.register_areas()
     return describe_markdown(SCENARIO)
 
 
