@@ -16,9 +16,10 @@ Records are duck-typed (see :class:`JobRecord` and :class:`PipelineRecord`).
 Decisions where the service is silent or the seed overrides it: a pipeline without jobs is
 ``skipped``; an ``enqueue`` of a finished pipeline goes to ``pending`` (the seed's retry row)
 rather than the service's ``running``; a pipeline that becomes active again loses its
-``finished_at``/``duration``; pipeline ``duration`` is ``finished_at - started_at`` in whole
-seconds (the service sums the jobs' running periods); ``queued_duration`` is
-``started_at - created_at`` in whole seconds, null when zero (as the service answers).
+``finished_at``/``duration``; pipeline ``duration`` is, as the service computes it, the
+length of the union of the running periods of its latest jobs in whole seconds
+(:func:`running_seconds`); ``queued_duration`` is ``started_at - created_at`` in whole
+seconds, null when zero (as the service answers).
 """
 
 from __future__ import annotations
