@@ -94,7 +94,10 @@ def junit_document(job: Job, name: str) -> bytes:
     seconds = f"{job_duration(job, job.finished_at or job.created_at) or 0.0:.3f}"
     failed = job.status == "failed"
     reason = job.failure_reason or "script_failure"
-    case = f"<testcase classname={quoteattr(job.stage)} name={quoteattr(name)} time={quoteattr(seconds)}"
+    attributes = (
+        f"classname={quoteattr(job.stage)} name={quoteattr(name)} time={quoteattr(seconds)}"
+    )
+    case = f"<testcase {attributes}"
     if failed:
         message = escape(f"Job {job.name} failed: {reason}")
         case += f"><failure message={quoteattr(reason)}>{message}</failure></testcase>"

@@ -283,3 +283,25 @@ def test_python_gitlab_reads_default_artifacts_and_reports() -> None:
         report = pipeline.test_report.get()
         assert report.test_suites[0]["test_cases"][0]["name"] == "site"
     assert svc.server_errors == []
+
+
+def test_job_names_are_escaped_in_the_default_files(svc: FakeService) -> None:
+    name = 'unit "fast" & <safe> ünïcode'
+    commit_file(
+        svc,
+        ".gitlab-ci.yml",
+        f"'{name}':\n  script: [x]\n  artifacts:\n    paths: [out/*.html]\n"
+        "    reports: {junit: junit.xml}\n",
+    )
+    created = create_pipeline(svc)
+    svc.runner.run_all(created["id"])
+    job = job_named(svc, created["id"], name)
+    zipped = zipfile.ZipFile(
+        io.BytesIO(call(svc, "GET", f"/projects/{PROJECT}/jobs/{job['id']}/artifacts").body)
+    )
+    page_name = "out/unit-fast-safe-n-code.html"
+    assert zipped.namelist() == ["out/", page_name]
+    page = zipped.read(page_name).decode()
+    assert '<title>unit "fast" &amp; &lt;safe&gt; ünïcode</title>' in page
+    report = body(call(svc, "GET", f"/projects/{PROJECT}/pipelines/{created['id']}/test_report"))
+    assert report["test_suites"][0]["test_cases"][0]["name"] == name

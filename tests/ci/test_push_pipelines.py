@@ -224,7 +224,8 @@ def test_control_plane_runner_endpoint() -> None:
     for payload, message in (
         (
             {},
-            "mode, pickup_seconds, pipelines_on_push are missing, at least one parameter must be provided",
+            "mode, pickup_seconds, pipelines_on_push are missing, "
+            "at least one parameter must be provided",
         ),
         ({"pipelines_on_push": "maybe"}, "pipelines_on_push is invalid"),
     ):
