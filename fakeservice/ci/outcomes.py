@@ -234,19 +234,23 @@ def outcomes_from_data(data: Any, where: str = "outcome") -> tuple[Outcome, ...]
 
 def settings_view(store: Store) -> dict[str, Any]:
     """The runner settings as plain data (for the control plane): the service's, then
-    each project that has its own (with the mode and pickup delay that apply to it).
-    ``pipelines_on_push`` appears once it was set (for the service, or for the project),
-    so the answer keeps its earlier shape for clients that never use it."""
+    each project that has its own (with the mode, pickup delay and push setting that
+    apply to it)."""
     current = settings(store)
-    out: dict[str, Any] = {"mode": current.mode, "pickup_seconds": current.pickup_seconds}
-    if current.pipelines_on_push is not None:
-        out["pipelines_on_push"] = current.pipelines_on_push
+    service_push = bool(current.pipelines_on_push)
+    out: dict[str, Any] = {
+        "mode": current.mode,
+        "pickup_seconds": current.pickup_seconds,
+        "pipelines_on_push": service_push,
+    }
     entries: dict[str, Any] = {}
     for pid in sorted(set(current.projects) | set(current.push_projects)):
         mode, pickup = mode_of(store, pid)
-        entry: dict[str, Any] = {"mode": mode, "pickup_seconds": pickup}
-        if pid in current.push_projects:
-            entry["pipelines_on_push"] = current.push_projects[pid]
-        entries[str(pid)] = entry
+        push = current.push_projects.get(pid)
+        entries[str(pid)] = {
+            "mode": mode,
+            "pickup_seconds": pickup,
+            "pipelines_on_push": service_push if push is None else bool(push),
+        }
     out["projects"] = entries
     return out

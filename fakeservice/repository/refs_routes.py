@@ -17,7 +17,7 @@ from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected
 from fakeservice.repository.access import can_push_branch
-from fakeservice.repository.git import Branch, Repository, Tag
+from fakeservice.repository.git import ZERO_SHA, Branch, RefUpdate, Repository, Tag
 from fakeservice.repository.guards import caller_role, pushable, readable
 from fakeservice.repository.models import commit_email, record_change
 from fakeservice.repository.views import branch_view, project_web_url, tag_view
@@ -157,7 +157,8 @@ def create_branch(ctx: Context) -> Any:
     """Create a branch at ``ref`` (Developer)."""
     project, repo = pushable(ctx)
     branch = repo.create_branch(ctx.params["branch"], ctx.params["ref"])
-    record_change(ctx.store, project, repo, ctx.now)
+    created = RefUpdate(f"refs/heads/{branch.name}", ZERO_SHA, branch.commit_id)
+    record_change(ctx.store, project, repo, ctx.now, updates=(created,), user=ctx.user)
     return _branch_renderer(ctx, project, repo)(branch)
 
 
@@ -166,7 +167,7 @@ def delete_branch(ctx: Context) -> Any:
     """Delete a branch (Developer; a protected one needs Maintainer; never the default)."""
     project, repo = pushable(ctx)
     name = ctx.params["branch"]
-    or_404(repo.branch(name), "Branch")
+    head = or_404(repo.branch(name), "Branch").commit_id
     if (
         name != repo.default_branch
         and protected.rules_for(ctx.store, project.id, name)
@@ -174,7 +175,8 @@ def delete_branch(ctx: Context) -> Any:
     ):
         raise BadRequest(PROTECTED_DELETE, raw=True)
     repo.delete_branch(name)
-    record_change(ctx.store, project, repo, ctx.now)
+    deleted = RefUpdate(f"refs/heads/{name}", head, ZERO_SHA)
+    record_change(ctx.store, project, repo, ctx.now, updates=(deleted,), user=ctx.user)
 
 
 # -- tags ---------------------------------------------------------------------------------
@@ -243,7 +245,8 @@ def create_tag(ctx: Context) -> Any:
         tagger_email=commit_email(ctx.user),
         when=ctx.now,
     )
-    record_change(ctx.store, project, repo, ctx.now)
+    created = RefUpdate(f"refs/tags/{tag.name}", ZERO_SHA, tag.target)
+    record_change(ctx.store, project, repo, ctx.now, updates=(created,), user=ctx.user)
     return _tag_renderer(ctx, project, repo)(tag)
 
 
@@ -251,5 +254,8 @@ def create_tag(ctx: Context) -> Any:
 def delete_tag(ctx: Context) -> Any:
     """Delete a tag (Developer)."""
     project, repo = pushable(ctx)
-    repo.delete_tag(ctx.params["tag_name"])
-    record_change(ctx.store, project, repo, ctx.now)
+    name = ctx.params["tag_name"]
+    target = or_404(repo.tag(name), "Tag").target
+    repo.delete_tag(name)
+    deleted = RefUpdate(f"refs/tags/{name}", target, ZERO_SHA)
+    record_change(ctx.store, project, repo, ctx.now, updates=(deleted,), user=ctx.user)

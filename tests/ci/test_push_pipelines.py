@@ -122,6 +122,35 @@ def test_a_new_branch_through_the_commits_api_has_a_blank_before_sha() -> None:
     assert pipeline["sha"] == body(response)["id"]
 
 
+def test_branches_and_tags_created_through_the_api_count_as_pushes() -> None:
+    svc = pushing_service()
+    main = head(svc)
+    branch = call(
+        svc,
+        "POST",
+        f"/projects/{PROJECT}/repository/branches",
+        ALICE,
+        json_body={"branch": "release/1", "ref": "main"},
+    )
+    assert branch.status == 201, branch.body
+    tag = call(
+        svc,
+        "POST",
+        f"/projects/{PROJECT}/repository/tags",
+        ALICE,
+        json_body={"tag_name": "v1.0.0", "ref": "main", "message": "Release"},
+    )
+    assert tag.status == 201, tag.body
+    deleted = call(svc, "DELETE", f"/projects/{PROJECT}/repository/branches/release%2F1", ALICE)
+    assert deleted.status == 204
+    assert [
+        (p["ref"], p["tag"], p["source"], p["sha"], p["before_sha"]) for p in pipelines_of(svc)
+    ] == [
+        ("release/1", False, "push", main, ZERO_SHA),
+        ("v1.0.0", True, "push", main, ZERO_SHA),
+    ]
+
+
 def test_skip_ci_records_a_skipped_pipeline_without_jobs() -> None:
     svc = pushing_service()
     write_file(svc, "a.txt", "a", message="Docs only [skip ci]")
@@ -212,6 +241,7 @@ def test_control_plane_runner_endpoint() -> None:
     assert body(answer) == {
         "mode": "manual",
         "pickup_seconds": 5.0,
+        "pipelines_on_push": False,
         "projects": {
             str(project_id): {"mode": "manual", "pickup_seconds": 5.0, "pipelines_on_push": True}
         },

@@ -139,6 +139,7 @@ def test_timed_mode_pickup_delay() -> None:
     assert svc.runner.settings()["projects"][str(created["project_id"])] == {
         "mode": "timed",
         "pickup_seconds": 0.0,
+        "pipelines_on_push": False,
     }
 
 
@@ -211,7 +212,12 @@ def test_outcomes_per_attempt_and_by_id(svc: FakeService) -> None:
 def test_control_plane_endpoints(svc: FakeService) -> None:
     settings = call(svc, "GET", "/_fake/ci/runner", None)
     assert settings.status == 200
-    assert body(settings) == {"mode": "manual", "pickup_seconds": 5.0, "projects": {}}
+    assert body(settings) == {
+        "mode": "manual",
+        "pickup_seconds": 5.0,
+        "pipelines_on_push": False,
+        "projects": {},
+    }
     changed = call(
         svc,
         "POST",

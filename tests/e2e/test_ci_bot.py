@@ -164,6 +164,7 @@ def test_ci_bot_runs_a_pipeline_reads_reports_and_artifacts_and_retries(live: Li
     assert live.control("POST", "ci/runner", mode="timed") == {
         "mode": "timed",
         "pickup_seconds": 5.0,
+        "pipelines_on_push": False,
         "projects": {},
     }
     script_outcomes(live)
