@@ -68,7 +68,7 @@ def get_attribute(ctx: Context, kind: str) -> Any:
 def set_attribute(ctx: Context, kind: str) -> Any:
     record = _resource(ctx, kind)
     key, value = ctx.params["key"], ctx.params["value"]
-    if not value.strip():
+    if not (value or "").strip():
         raise ValidationFailed({"value": ["can't be blank"]})
     record.custom_attributes[key] = value
     return _entry(key, value)

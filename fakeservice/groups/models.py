@@ -167,7 +167,7 @@ def create_group(
     store: Store,
     now: dt.datetime,
     *,
-    name: str,
+    name: str | None,
     path: str,
     parent: Namespace | None = None,
     **fields: Any,
@@ -176,7 +176,7 @@ def create_group(
     found = path_errors(path)
     if found:
         errors["path"] = found
-    if not name.strip():
+    if not (name or "").strip():
         errors["name"] = ["can't be blank"]
     full_path = f"{parent.full_path}/{path}" if parent else path
     if not found and find_namespace(store, full_path) is not None:

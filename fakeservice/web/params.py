@@ -297,11 +297,25 @@ def _blank(value: Any) -> bool:
     return False
 
 
+def _null_means_absent(param: Param, raw: Any) -> bool:
+    """A JSON ``null`` stands for "not given" when the parameter has a default or a
+    closed set of values without ``None``, as the real service fills defaults over nil
+    and checks the values of a nil only when the parameter is required. Elsewhere it is
+    passed on: an edit can clear an optional field, and a required one reaches the
+    model's own validation (``can't be blank``)."""
+    if raw is not None or param.required:
+        return False
+    return param.has_default or (param.values is not None and None not in param.values)
+
+
 def _check_one(param: Param, label: str, raw: Any, errors: list[str]) -> Any:
     if not param.allow_blank and _blank(raw):
         errors.append(f"{label} is empty")
         return NOTHING
     if raw is None:
+        if param.values is not None and None not in param.values:
+            errors.append(f"{label} does not have a valid value")
+            return NOTHING
         return None
     try:
         value = param.type.coerce(raw)
@@ -353,7 +367,7 @@ def validate(
     errors: list[str] = []
     out: dict[str, Any] = {}
     for param in declared:
-        if param.name not in raw:
+        if param.name not in raw or _null_means_absent(param, raw[param.name]):
             if param.required:
                 errors.append(f"{param.name} is missing")
             elif param.has_default:

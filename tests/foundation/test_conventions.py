@@ -428,6 +428,52 @@ def test_missing_and_blank_parameters(svc: FakeService) -> None:
     assert blank.json() == {"error": "name is empty"}
 
 
+def test_a_json_null_for_a_required_parameter_reaches_its_validation(svc: FakeService) -> None:
+    cases = [
+        (
+            "POST",
+            "/groups",
+            {"name": None, "path": "nulls"},
+            {"message": {"name": ["can't be blank"]}},
+        ),
+        (
+            "POST",
+            "/users/2/personal_access_tokens",
+            {"name": "t", "scopes": None},
+            {"error": "scopes does not have a valid value"},
+        ),
+        (
+            "PUT",
+            "/projects/1/custom_attributes/colour",
+            {"value": None},
+            {"message": {"value": ["can't be blank"]}},
+        ),
+    ]
+    for method, path, body, error in cases:
+        response = svc.request(method, path, json_body=body, token="root-token")
+        assert (response.status, response.json()) == (400, error)
+    assert svc.request("GET", "/groups/nulls", token="root-token").status == 404
+
+
+@pytest.mark.parametrize("path", ["/users", "/projects", "/groups"])
+def test_a_json_null_takes_the_declared_default(svc: FakeService, path: str) -> None:
+    nulled = svc.request("GET", path, json_body={"order_by": None}, token="root-token")
+    assert nulled.status == 200
+    assert nulled.json() == svc.request("GET", path, token="root-token").json()
+
+
+def test_a_json_null_outside_the_allowed_values_is_not_given(svc: FakeService) -> None:
+    response = svc.request(
+        "PUT",
+        "/projects/1",
+        json_body={"visibility": None, "description": None},
+        token="root-token",
+    )
+    assert response.status == 200
+    assert response.json()["visibility"] == "public"
+    assert response.json()["description"] is None
+
+
 # -- group constraints --------------------------------------------------------------------------------
 
 
