@@ -62,6 +62,34 @@ def test_loading_errors_use_the_service_wording(content: str, error: str) -> Non
     assert result.jobs == ()
 
 
+_ALIAS_BOMB = "a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + "".join(
+    f"{name}: &{name} [{', '.join(['*' + prev] * 10)}]\n"
+    for prev, name in zip("abcdefgh", "bcdefghi", strict=True)
+)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "a: &a [*a]\nbuild:\n  script: x\n",
+        "x: " + "[" * 500 + "]" * 500 + "\nbuild:\n  script: x\n",
+        _ALIAS_BOMB + "build:\n  script: x\n",
+    ],
+    ids=["self-alias", "deep", "alias-bomb"],
+)
+def test_yaml_too_deep_or_too_big_is_refused(content: str) -> None:
+    assert parse(content).errors == ("The parsed YAML is too big",)
+    included = parse(
+        "include: ci/x.yml\nbuild:\n  script: x\n", read_local=files({"ci/x.yml": content})
+    )
+    assert included.errors == ("Included file `ci/x.yml` does not have valid YAML syntax!",)
+
+
+def test_yaml_nesting_up_to_the_limit_loads() -> None:
+    result = parse("x: " + "[" * 98 + "]" * 98 + "\nbuild:\n  script: x\n")
+    assert result.errors == ("root config contains unknown keys: x",)
+
+
 def test_yaml_anchors_merge_keys_and_dates_load_as_the_service_does() -> None:
     result = cfg(
         """

@@ -24,7 +24,7 @@ from .vocabulary import (
     LocalReader,
     ProjectReader,
 )
-from .yaml_loader import _load_yaml
+from .yaml_loader import _load_yaml, _too_big
 
 
 @attrs.frozen(slots=True)
@@ -165,7 +165,7 @@ class _Includer:
             loaded = _load_yaml(content)
         except yaml.YAMLError:
             loaded = None
-        if not isinstance(loaded, dict) or not loaded:
+        if not isinstance(loaded, dict) or not loaded or _too_big(loaded):
             raise _ConfigError(
                 f"Included file `{source.location}` does not have valid YAML syntax!"
             )

@@ -20,11 +20,12 @@ from .vocabulary import (
     DEFAULT_STAGES,
     MSG_EMPTY,
     MSG_FORMAT,
+    MSG_TOO_BIG,
     ArtifactReader,
     LocalReader,
     ProjectReader,
 )
-from .yaml_loader import _load_yaml, _yaml_error_text
+from .yaml_loader import _load_yaml, _too_big, _yaml_error_text
 
 
 def parse(
@@ -51,6 +52,8 @@ def parse(
         data = _load_yaml(content)
     except yaml.YAMLError as exc:
         return Config(errors=(_yaml_error_text(exc, content),))
+    if _too_big(data):
+        return Config(errors=(MSG_TOO_BIG,))
     if not isinstance(data, dict):
         return Config(errors=(MSG_FORMAT,))
     includer = _Includer(

@@ -59,11 +59,14 @@ MAX_JOB_NAME_LENGTH = 255
 MAX_NESTING_LEVELS = 10
 MAX_INCLUDES = 150
 MAX_INCLUDE_DEPTH = 100
+MAX_YAML_DEPTH = 100
+MAX_YAML_NODES = 200_000
 MAX_WARNINGS = 25
 MAX_PARALLEL = 200
 
 MSG_EMPTY = "Please provide content of .gitlab-ci.yml"
 MSG_FORMAT = "Invalid configuration format"
+MSG_TOO_BIG = "The parsed YAML is too big"
 MSG_NO_VISIBLE_JOB = "jobs config should contain at least one visible job"
 MSG_FILTERED = "Pipeline filtered out by workflow rules."
 MSG_NO_JOBS = "No stages / jobs for this pipeline."

@@ -11,6 +11,7 @@ import yaml
 
 from .records import Reference
 from .values import _key
+from .vocabulary import MAX_YAML_DEPTH, MAX_YAML_NODES
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -63,6 +64,24 @@ def _load_yaml(content: str) -> Any:
         return next(iter(documents), None)
     finally:
         documents.close()
+
+
+def _too_big(data: Any) -> bool:
+    """Whether loaded YAML nests deeper than ``MAX_YAML_DEPTH`` or, counting every alias
+    again, holds more than ``MAX_YAML_NODES`` values (the service's deep-size guard, which
+    also stops self-referencing aliases and alias bombs). Iterative: no recursion limit."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen = 0
+    while stack:
+        value, depth = stack.pop()
+        seen += 1
+        if depth > MAX_YAML_DEPTH or seen > MAX_YAML_NODES:
+            return True
+        if isinstance(value, dict):
+            stack.extend((child, depth + 1) for pair in value.items() for child in pair)
+        elif isinstance(value, list):
+            stack.extend((child, depth + 1) for child in value)
+    return False
 
 
 def _yaml_error_text(exc: yaml.YAMLError, content: str) -> str:
