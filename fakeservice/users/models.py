@@ -154,7 +154,7 @@ def find_by_id_or_username(store: Store, key: str | int) -> User | None:
 USERNAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.")
 
 
-def username_errors(store: Store, username: str, *, exclude: int | None = None) -> list[str]:
+def username_errors(store: Store, username: str | None, *, exclude: int | None = None) -> list[str]:
     errors = []
     if (
         not username
@@ -165,7 +165,7 @@ def username_errors(store: Store, username: str, *, exclude: int | None = None) 
         errors.append(
             "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."
         )
-    if username.lower() in RESERVED_USERNAMES:
+    if username and username.lower() in RESERVED_USERNAMES:
         errors.append(f"{username} is a reserved name")
     taken = find_by_username(store, username) if username else None
     from fakeservice.groups.models import find_namespace

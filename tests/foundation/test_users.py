@@ -421,8 +421,19 @@ def test_a_username_may_not_take_a_group_path(users_svc: FakeService) -> None:
                 ]
             },
         ),
+        (
+            {"username": None},
+            {
+                "username": [
+                    "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' "
+                    "or end in '.', '.git' or '.atom'."
+                ]
+            },
+        ),
         ({"email": "not-an-email"}, {"email": ["is invalid"]}),
+        ({"email": None}, {"email": ["is invalid"]}),
         ({"name": " "}, {"name": ["can't be blank"]}),
+        ({"name": None}, {"name": ["can't be blank"]}),
         ({"projects_limit": -1}, {"projects_limit": ["must be greater than or equal to 0"]}),
     ],
 )
@@ -505,6 +516,9 @@ def test_public_email_must_be_owned(users_svc: FakeService) -> None:
         {"email": "broken"},
         {"password": "short"},
         {"name": ""},
+        {"username": None},
+        {"email": None},
+        {"name": None},
     ],
 )
 def test_any_modify_failure_is_404(users_svc: FakeService, fields: dict[str, Any]) -> None:
