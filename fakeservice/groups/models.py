@@ -14,6 +14,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store, Table
+from fakeservice.core.validation import name_errors, too_long
 
 VISIBILITIES = ("private", "internal", "public")
 VISIBILITY_LEVEL = {"private": 0, "internal": 10, "public": 20}
@@ -136,7 +137,7 @@ def path_errors(path: str) -> list[str]:
         return [
             "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"
         ]
-    return []
+    return too_long(path)
 
 
 def create_user_namespace(store: Store, user: Any, now: dt.datetime) -> Namespace:
@@ -176,8 +177,8 @@ def create_group(
     found = path_errors(path)
     if found:
         errors["path"] = found
-    if not (name or "").strip():
-        errors["name"] = ["can't be blank"]
+    if name_errors(name):
+        errors["name"] = name_errors(name)
     full_path = f"{parent.full_path}/{path}" if parent else path
     if not found and find_namespace(store, full_path) is not None:
         errors.setdefault("path", []).append("has already been taken")
@@ -246,8 +247,8 @@ def _visibility_errors(store: Store, group: Namespace, visibility: str) -> list[
 def update_group(store: Store, group: Namespace, now: dt.datetime, **fields: Any) -> Namespace:
     """Validate and apply group settings; a new name or path moves every descendant path."""
     errors: dict[str, list[str]] = {}
-    if "name" in fields and not str(fields["name"]).strip():
-        errors["name"] = ["can't be blank"]
+    if "name" in fields and name_errors(fields["name"]):
+        errors["name"] = name_errors(fields["name"])
     if "path" in fields and fields["path"] != group.path:
         found = path_errors(fields["path"])
         parent = namespaces(store).get(group.parent_id)

@@ -14,6 +14,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import SortKey, Store, Table, as_id
+from fakeservice.core.validation import name_errors
 from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace, namespaces, path_errors
 
 FEATURES = (
@@ -154,8 +155,8 @@ def project_errors(
     """Model validation of a project's name, path and visibility inside ``namespace``
     (``exclude``: the project being edited, which may keep its own path)."""
     errors: dict[str, list[str]] = {}
-    if not (name or "").strip():
-        errors["name"] = ["can't be blank"]
+    if name_errors(name):
+        errors["name"] = name_errors(name)
     found = path_errors(path)
     if found:
         errors["path"] = found

@@ -29,6 +29,8 @@ TOKEN_PARAMS = (
 def _issue(ctx: Context, kind: str) -> Any:
     p = ctx.params
     user = or_404(live_user(ctx.store, p["user_id"]), "User")
+    if not p["scopes"]:
+        raise ValidationFailed({"scopes": ["can't be blank"]})
     expires = p.get("expires_at")
     if expires is not None and expires <= ctx.now.date():
         raise ValidationFailed({"expires_at": ["must be in the future"]})

@@ -14,6 +14,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store, Table, as_id
+from fakeservice.core.validation import name_errors, too_long
 
 USER_TYPES = ("human", "project_bot", "alert_bot", "support_bot", "ghost", "service_user")
 INTERNAL_TYPES = frozenset({"alert_bot", "support_bot", "ghost"})
@@ -165,6 +166,7 @@ def username_errors(store: Store, username: str | None, *, exclude: int | None =
         errors.append(
             "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."
         )
+    errors.extend(too_long(username))
     if username and username.lower() in RESERVED_USERNAMES:
         errors.append(f"{username} is a reserved name")
     taken = find_by_username(store, username) if username else None
@@ -199,8 +201,8 @@ def validate_user_fields(
             other = find_by_email(store, email)
             if other is not None and other.id != exclude:
                 errors.setdefault("email", []).append("has already been taken")
-    if "name" in fields and not (fields["name"] or "").strip():
-        errors.setdefault("name", []).append("can't be blank")
+    if "name" in fields and name_errors(fields["name"]):
+        errors.setdefault("name", []).extend(name_errors(fields["name"]))
     password = fields.get("password")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         errors.setdefault("password", []).append(

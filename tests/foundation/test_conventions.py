@@ -558,3 +558,53 @@ def test_odd_input_is_answered_without_a_server_error(svc: FakeService, path: st
     response = svc.request("GET", path, token="root-token")
     assert response.status in (200, 400, 404)
     assert svc.server_errors == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "expected"),
+    [
+        (
+            "/projects",
+            {"name": "p" * 256},
+            {
+                "name": ["is too long (maximum is 255 characters)"],
+                "path": ["is too long (maximum is 255 characters)"],
+            },
+        ),
+        (
+            "/groups",
+            {"name": "N" * 256, "path": "g" * 256},
+            {
+                "path": ["is too long (maximum is 255 characters)"],
+                "name": ["is too long (maximum is 255 characters)"],
+            },
+        ),
+        (
+            "/users",
+            {
+                "name": "x",
+                "username": "u" * 256,
+                "email": "u@example.com",
+                "password": "long enough",
+            },
+            {"username": ["is too long (maximum is 255 characters)"]},
+        ),
+        (
+            "/users/2/personal_access_tokens",
+            {"name": "t", "scopes": []},
+            {"scopes": ["can't be blank"]},
+        ),
+    ],
+)
+def test_model_limits_answer_400_and_change_nothing(
+    svc: FakeService, path: str, body: dict[str, object], expected: dict[str, list[str]]
+) -> None:
+    before = svc.snapshot()
+    response = svc.request("POST", path, json_body=body, token="root-token")
+    assert (response.status, response.json()) == (400, {"message": expected})
+    assert svc.snapshot() == before
+
+
+def test_names_of_255_characters_are_accepted(svc: FakeService) -> None:
+    response = svc.request("POST", "/projects", json_body={"name": "p" * 255}, token="root-token")
+    assert response.status == 201 and response.json()["path"] == "p" * 255
