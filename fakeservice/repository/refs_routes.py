@@ -48,6 +48,14 @@ def name_filter(search: str | None) -> Callable[[str], bool]:
     return lambda name: needle in name.lower()
 
 
+def _ref_moved(
+    ctx: Context, project: Project, repo: Repository, ref: str, old: str, new: str
+) -> None:
+    """Store the change and tell the ref listeners (push pipelines) who moved which ref."""
+    update = RefUpdate(ref, old, new)
+    record_change(ctx.store, project, repo, ctx.now, updates=(update,), user=ctx.user)
+
+
 # -- branches -----------------------------------------------------------------------------
 
 
@@ -157,8 +165,7 @@ def create_branch(ctx: Context) -> Any:
     """Create a branch at ``ref`` (Developer)."""
     project, repo = pushable(ctx)
     branch = repo.create_branch(ctx.params["branch"], ctx.params["ref"])
-    created = RefUpdate(f"refs/heads/{branch.name}", ZERO_SHA, branch.commit_id)
-    record_change(ctx.store, project, repo, ctx.now, updates=(created,), user=ctx.user)
+    _ref_moved(ctx, project, repo, f"refs/heads/{branch.name}", ZERO_SHA, branch.commit_id)
     return _branch_renderer(ctx, project, repo)(branch)
 
 
@@ -175,8 +182,7 @@ def delete_branch(ctx: Context) -> Any:
     ):
         raise BadRequest(PROTECTED_DELETE, raw=True)
     repo.delete_branch(name)
-    deleted = RefUpdate(f"refs/heads/{name}", head, ZERO_SHA)
-    record_change(ctx.store, project, repo, ctx.now, updates=(deleted,), user=ctx.user)
+    _ref_moved(ctx, project, repo, f"refs/heads/{name}", head, ZERO_SHA)
 
 
 # -- tags ---------------------------------------------------------------------------------
@@ -245,8 +251,7 @@ def create_tag(ctx: Context) -> Any:
         tagger_email=commit_email(ctx.user),
         when=ctx.now,
     )
-    created = RefUpdate(f"refs/tags/{tag.name}", ZERO_SHA, tag.target)
-    record_change(ctx.store, project, repo, ctx.now, updates=(created,), user=ctx.user)
+    _ref_moved(ctx, project, repo, f"refs/tags/{tag.name}", ZERO_SHA, tag.target)
     return _tag_renderer(ctx, project, repo)(tag)
 
 
@@ -257,5 +262,4 @@ def delete_tag(ctx: Context) -> Any:
     name = ctx.params["tag_name"]
     target = or_404(repo.tag(name), "Tag").target
     repo.delete_tag(name)
-    deleted = RefUpdate(f"refs/tags/{name}", target, ZERO_SHA)
-    record_change(ctx.store, project, repo, ctx.now, updates=(deleted,), user=ctx.user)
+    _ref_moved(ctx, project, repo, f"refs/tags/{name}", target, ZERO_SHA)
