@@ -250,12 +250,13 @@ def update_group(store: Store, group: Namespace, now: dt.datetime, **fields: Any
     if "name" in fields and name_errors(fields["name"]):
         errors["name"] = name_errors(fields["name"])
     if "path" in fields and fields["path"] != group.path:
-        found = path_errors(fields["path"])
-        parent = namespaces(store).get(group.parent_id)
-        full_path = f"{parent.full_path}/{fields['path']}" if parent else fields["path"]
-        other = find_namespace(store, full_path)
-        if not found and other is not None and other.id != group.id:
-            found = ["has already been taken"]
+        found = path_errors(fields["path"] or "")
+        if not found:
+            parent = namespaces(store).get(group.parent_id)
+            full_path = f"{parent.full_path}/{fields['path']}" if parent else fields["path"]
+            other = find_namespace(store, full_path)
+            if other is not None and other.id != group.id:
+                found = ["has already been taken"]
         if found:
             errors["path"] = found
     if "visibility" in fields:

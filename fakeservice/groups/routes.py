@@ -608,7 +608,7 @@ def edit(ctx: Context) -> Any:
     require_group_access(ctx, group, OWNER)
     fields = _settings(ctx)
     for name in ("name", "path"):
-        if p.get(name) is not None:
+        if name in p:  # a null name or path is refused by validation, not ignored
             fields[name] = p[name]
     update_group(ctx.store, group, ctx.now, **fields)
     return _detail(ctx, group, with_projects=True)

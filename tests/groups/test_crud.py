@@ -278,6 +278,17 @@ def test_update_invisible_group_is_404_and_anonymous_401(svc: FakeService) -> No
         ),
         ("alpha%2Fdelta", {"path": "beta"}, {"path": ["has already been taken"]}),
         ("alpha%2Fdelta", {"visibility": "public", "name": ""}, {"name": ["can't be blank"]}),
+        ("alpha%2Fdelta", {"name": None}, {"name": ["can't be blank"]}),
+        (
+            "alpha%2Fdelta",
+            {"path": None},
+            {
+                "path": [
+                    "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', "
+                    "end in '.git' or end in '.atom'"
+                ]
+            },
+        ),
         (
             "alpha%2Fbeta%2Fgamma",
             {"visibility": "public"},
