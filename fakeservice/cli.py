@@ -139,9 +139,11 @@ def check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 # -- openapi ---------------------------------------------------------------------------------
 def openapi(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    from fakeservice.areas import compose
     from fakeservice.web.openapi import openapi_document
 
-    text = json.dumps(openapi_document(server_url=args.server_url), indent=2) + "\n"
+    endpoints = compose().router.endpoints
+    text = json.dumps(openapi_document(endpoints, server_url=args.server_url), indent=2) + "\n"
     if args.output is not None:
         args.output.write_text(text, encoding="utf-8")
     else:

@@ -1,22 +1,16 @@
-"""The CI area's service extension (listed in ``SERVICE_EXTENSIONS``).
+"""The CI area's service extension (registered by ``fakeservice/ci/area.py``).
 
 ``extend(service)`` attaches the simulated runner as ``service.runner``, makes it listen
 to the service clock (timed mode), and catches it up before every request (so timed
-jobs also move under a real clock). Importing this module registers the job-token lookup
-with the authentication layer and the CI scenario sections with the loader.
+jobs also move under a real clock).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.ci import scenario as _scenario  # noqa: F401  (registers its sections)
-from fakeservice.ci.jobs import token_lookup
 from fakeservice.ci.runner import Runner
-from fakeservice.web.auth import register_job_token_lookup
 from fakeservice.web.http import Request, Response
-
-register_job_token_lookup(token_lookup)
 
 
 def extend(service: Any) -> None:

@@ -107,7 +107,7 @@ def play(store: Store, job: Job, user_id: int | None, now: dt.datetime) -> Job:
 
 
 def token_lookup(store: Store, secret: str) -> tuple[Job, bool, int] | None:
-    """For :func:`fakeservice.web.auth.register_job_token_lookup`: a job token's job."""
+    """The :data:`~fakeservice.web.auth.JOB_TOKEN_LOOKUP` listener: a job token's job."""
     table = store.tables.get("ci_jobs")
     if table is None:
         return None

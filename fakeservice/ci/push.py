@@ -5,7 +5,7 @@ commits through the files or commits API) and the project has a CI file at the n
 Here this only happens for projects where the runner's ``pipelines_on_push`` is on (for
 the project, else for the service; off by default, so ids and states of existing tests
 do not change). :func:`on_refs_moved` is registered with the repository area's
-:func:`~fakeservice.repository.models.on_ref_update`:
+:data:`~fakeservice.repository.models.REFS_MOVED` event:
 
 * each created or moved branch or tag gets one pipeline, in the order the refs moved,
   with ``source: push``, the pusher as ``user``, the new head as ``sha`` and the ref's
@@ -30,7 +30,7 @@ from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, ref_at
 from fakeservice.ci.simulation import settle
 from fakeservice.core.errors import ApiError
 from fakeservice.repository.git import RefUpdate
-from fakeservice.repository.models import RefChange, on_ref_update
+from fakeservice.repository.models import RefChange
 from fakeservice.scenarios.loader import loading
 
 SOURCE = "push"
@@ -77,7 +77,7 @@ def _create(change: RefChange, info: RefInfo, before_sha: str) -> None:
 
 
 def on_refs_moved(change: RefChange) -> None:
-    """The :func:`~fakeservice.repository.models.on_ref_update` listener."""
+    """The :data:`~fakeservice.repository.models.REFS_MOVED` listener."""
     if loading() or not pipelines_on_push(change.store, change.project.id):
         return
     created = False
@@ -88,6 +88,3 @@ def on_refs_moved(change: RefChange) -> None:
             created = True
     if created:
         settle(change.store, change.now)
-
-
-on_ref_update(on_refs_moved)

@@ -25,12 +25,13 @@ from fakeservice.ci.access import (
 from fakeservice.ci.archive import ArchiveError, InvalidArtifactPath, read_member
 from fakeservice.ci.models import Job
 from fakeservice.ci.route_common import ID, JOB_ID, renderer
+from fakeservice.ci.router import api
 from fakeservice.core.errors import BadRequest, NotFound, or_404
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 JOB_NAME = Param("job", STR, required=True)
 REF_NAME = Param("ref_name", STR, required=True)

@@ -24,11 +24,12 @@ from typing import Any
 
 from fakeservice.ci.models import Job
 from fakeservice.ci.outcomes import MODES, OUTCOME_KEYS
+from fakeservice.ci.router import api
 from fakeservice.ci.simulation import FINISH_STATUSES, RunnerError
 from fakeservice.core.clock import iso
 from fakeservice.web.context import Context
 from fakeservice.web.params import ANY, BOOL, FLOAT, INT, STR, Array, AtLeastOne, Param
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH
 
 CONTROL: dict[str, Any] = {"prefix": "", "auth": NO_AUTH, "status": 200}
 PROJECT = Param("project", STR)

@@ -19,12 +19,13 @@ from fakeservice.ci.access import (
 from fakeservice.ci.artifacts import trace_bytes
 from fakeservice.ci.models import JOB_SCOPES, jobs
 from fakeservice.ci.route_common import ID, JOB_ID, PIPELINE_ID, act, renderer
+from fakeservice.ci.router import api
 from fakeservice.core.errors import NotFound, or_404
 from fakeservice.core.store import Selection
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 SCOPE = Param("scope", Array(STR, scalar=True), values=JOB_SCOPES)
 

@@ -16,12 +16,13 @@ from fakeservice.ci.access import DEVELOPER, writable_project
 from fakeservice.ci.creation import local_reader
 from fakeservice.ci.repo import ci_config_path, head_sha, read_text, repository
 from fakeservice.ci.route_common import ID
+from fakeservice.ci.router import api
 from fakeservice.core.store import Store
 from fakeservice.projects.lookup import project_from_path
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, STR, Param
-from fakeservice.web.routing import PUBLIC, api
+from fakeservice.web.routing import PUBLIC
 
 CONTENT = Param("content", STR, required=True)
 DRY_RUN = Param("dry_run", BOOL, default=False)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.ci import pipeline_ops, reports
-from fakeservice.ci import scenario as _scenario  # noqa: F401  (registers its sections)
 from fakeservice.ci.access import (
     DEVELOPER,
     OWNER,
@@ -23,12 +22,13 @@ from fakeservice.ci.pipeline_lists import (
     project_pipelines,
 )
 from fakeservice.ci.route_common import ID, PIPELINE_ID, act, renderer
+from fakeservice.ci.router import api
 from fakeservice.ci.simulation import settle
 from fakeservice.ci.views import variables
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL, DATETIME, HASH, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 VARIABLE_TYPES = ("env_var", "file")
 

@@ -52,7 +52,9 @@ from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE, decode_cursor, encode_cursor
 from fakeservice.web.params import BOOL, HASH, INT, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("groups")
 
 ACCESS_LEVELS = (10, 15, 20, 30, 40, 50)
 GROUP_SORTS: dict[str, Callable[[Namespace], SortKey]] = {

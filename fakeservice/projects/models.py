@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import SortKey, Store, Table, as_id
 from fakeservice.core.validation import name_errors
 from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace, namespaces, path_errors
@@ -215,23 +216,18 @@ def _path_from_name(name: str) -> str:
 
 
 # Areas that keep per-project state (repositories, pipelines, protected environments...)
-# register a hook so that deleting a project, however it happens, leaves nothing behind.
+# listen to this event (``setup.listen(PROJECT_DELETED, hook)``, see fakeservice.areas):
+# ``hook(store, project)`` runs before a project is deleted, however that happens, so
+# that nothing is left behind.
+PROJECT_DELETED = "project.deleted"
 DeleteHook = Callable[[Store, Project], None]
-_delete_hooks: list[DeleteHook] = []
-
-
-def on_delete(hook: DeleteHook) -> DeleteHook:
-    """Register ``hook(store, project)`` to run before a project is deleted."""
-    if hook not in _delete_hooks:
-        _delete_hooks.append(hook)
-    return hook
 
 
 def delete_project(store: Store, project: Project) -> None:
     """Delete a project with its memberships and everything areas keep for it."""
     from fakeservice.members.models import PROJECT, members, of_source
 
-    for hook in _delete_hooks:
+    for hook in listeners(store, PROJECT_DELETED):
         hook(store, project)
     for member in of_source(store, PROJECT, project.id):
         members(store).delete(member)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Selection, as_id
 from fakeservice.groups.models import VISIBILITIES, Namespace, find_namespace, namespaces
 from fakeservice.members.access import authorized_projects, group_access, visible_projects
@@ -32,7 +33,9 @@ from fakeservice.users.views import custom_attributes
 from fakeservice.web.context import Context
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Array, AtLeastOne, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("projects")
 
 PROJECT_ORDERS = (
     "id",
@@ -312,9 +315,10 @@ SIMPLE_EDIT_FIELDS = (
     "emails_disabled", "container_registry_enabled",
 )  # fmt: skip
 
-# Areas react to project creation (e.g. the repository area's ``initialize_with_readme``).
+# Areas react to project creation through the API (e.g. the repository area's
+# ``initialize_with_readme``) by listening to this event: ``hook(ctx, project, params)``.
+PROJECT_CREATED = "project.created"
 CreateHook = Callable[[Context, Project, dict[str, Any]], None]
-create_hooks: list[CreateHook] = []
 
 
 def _edit_fields(ctx: Context) -> tuple[dict[str, Any], dict[str, str]]:
@@ -403,7 +407,7 @@ def create(ctx: Context) -> Any:
             user_id=ctx.user.id,
             access_level=MAINTAINER,
         )
-    for hook in create_hooks:
+    for hook in listeners(ctx.store, PROJECT_CREATED):
         hook(ctx, project, ctx.params)
     return project_detail(ctx, project)
 

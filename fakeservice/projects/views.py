@@ -7,20 +7,17 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.core.clock import iso
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.groups.models import Namespace, namespaces
 from fakeservice.groups.views import share_view
 from fakeservice.projects.models import Project
 from fakeservice.users.views import user_ref
 
-# Areas add fields to the project view (e.g. the repository area's ``readme_url``).
+# Areas add fields to the project view (e.g. the repository area's ``readme_url``) by
+# listening to this event: ``extension(store, project, out)`` may change ``out``.
+PROJECT_VIEW = "project.view"
 ViewExtension = Callable[[Store, Project, dict[str, Any]], None]
-_extensions: list[ViewExtension] = []
-
-
-def register_view_extension(extension: ViewExtension) -> None:
-    if extension not in _extensions:
-        _extensions.append(extension)
 
 
 def namespace_view(ns: Namespace, base_url: str) -> dict[str, Any]:
@@ -67,7 +64,7 @@ def project_simple(store: Store, project: Project, base_url: str) -> dict[str, A
         "last_activity_at": iso(project.last_activity_at),
         "namespace": namespace_view(ns, base_url),
     }
-    for extension in _extensions:
+    for extension in listeners(store, PROJECT_VIEW):
         extension(store, project, out)
     return out
 

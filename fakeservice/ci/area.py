@@ -1,0 +1,38 @@
+"""The CI area's registration: tables, endpoints (jobs, pipelines, artifacts, lint, the
+``/_fake/ci`` runner controls), reactions to other areas (a project going, refs moving,
+a job token presented), the CI scenario keys and replay actions, and ``service.runner``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.ci import (
+        extension,
+        jobs,
+        lifecycle,
+        models,
+        push,
+        routes_artifacts,
+        routes_control,
+        routes_jobs,
+        routes_lint,
+        routes_pipelines,
+        scenario,
+    )
+    from fakeservice.projects.models import PROJECT_DELETED
+    from fakeservice.repository.models import REFS_MOVED
+    from fakeservice.web.auth import JOB_TOKEN_LOOKUP
+
+    setup.tables(models.install)
+    for module in (routes_jobs, routes_pipelines, routes_artifacts, routes_lint, routes_control):
+        setup.routes(module.api)  # one router, shared by the area's routes modules
+    setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
+    setup.listen(REFS_MOVED, push.on_refs_moved)
+    setup.listen(JOB_TOKEN_LOOKUP, jobs.token_lookup)
+    scenario.register(setup.sections)
+    setup.extension(extension.extend)
