@@ -24,10 +24,14 @@ Adding an area (``fakeservice/widgets/``):
 
    The scenario-key methods are ``scenario_section`` (top-level key), ``project_section``,
    ``group_section`` and ``replay_action`` (see :mod:`fakeservice.scenarios.sections`).
-   Events are named by the area that emits them: ``PROJECT_DELETED``
+   Events are named by the area that emits them: ``NAMESPACE_DELETED``,
+   ``NAMESPACE_MOVED``, ``GROUP_VISIBILITY`` (``groups.models``), ``PROJECT_DELETED``
    (``projects.models``), ``PROJECT_CREATED`` (``projects.routes``), ``PROJECT_VIEW``
-   (``projects.views``), ``REFS_MOVED`` (``repository.models``), ``JOB_TOKEN_LOOKUP``
-   (``web.auth``); an area emits its own with :func:`fakeservice.core.events.listeners`.
+   (``projects.views``), ``REFS_MOVED`` (``repository.models``), ``BRIDGE_PENDING``,
+   ``DOWNSTREAM_COMPLETED`` (``ci.flow``), ``JOB_TOKEN_LOOKUP`` (``web.auth``); an
+   area emits its own with :func:`fakeservice.core.events.listeners`. Listening instead
+   of importing is also how a lower module reaches a higher one without an import cycle
+   (``tests/structure/test_import_graph.py`` fails on any cycle).
    Listeners are the composition's, shared by the services made of the same areas:
    register functions, not per-service state.
    Import the area's modules inside ``register`` so that importing this list stays cheap;

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.ci import (
+        bridges,
         extension,
         jobs,
         lifecycle,
@@ -24,6 +25,7 @@ def register(setup: Composition) -> None:
         routes_pipelines,
         scenario,
     )
+    from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.models import REFS_MOVED
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP
@@ -34,5 +36,7 @@ def register(setup: Composition) -> None:
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
     setup.listen(REFS_MOVED, push.on_refs_moved)
     setup.listen(JOB_TOKEN_LOOKUP, jobs.token_lookup)
+    setup.listen(BRIDGE_PENDING, bridges.start_bridge)
+    setup.listen(DOWNSTREAM_COMPLETED, bridges.settle_bridge)
     scenario.register(setup.sections)
     setup.extension(extension.extend)

@@ -236,6 +236,27 @@ def delete_project(store: Store, project: Project) -> None:
     projects(store).delete(project)
 
 
+def delete_projects_in(store: Store, namespace: Namespace) -> None:
+    """The :data:`~fakeservice.groups.models.NAMESPACE_DELETED` listener: delete the
+    projects directly inside ``namespace``."""
+    table = projects(store)
+    for entry in list(table.sorted["ns_by_id"].part(namespace.id)):
+        delete_project(store, table.rows[entry[-1]])
+
+
+def visibility_errors(store: Store, group: Namespace, visibility: str) -> list[str]:
+    """The :data:`~fakeservice.groups.models.GROUP_VISIBILITY` check: a group may not be
+    less visible than a project directly inside it."""
+    table = projects(store)
+    level = VISIBILITY_LEVEL[visibility]
+    for entry in table.sorted["ns_by_id"].part(group.id):
+        if VISIBILITY_LEVEL[table.rows[entry[-1]].visibility] > level:
+            return [
+                f"{visibility} is not allowed since this group contains projects with higher visibility."
+            ]
+    return []
+
+
 def touch(store: Store, project: Project, now: dt.datetime) -> None:
     """Record activity on a project (updates ``last_activity_at`` and ``updated_at``)."""
     projects(store).update(project, last_activity_at=now, updated_at=now)
@@ -244,7 +265,8 @@ def touch(store: Store, project: Project, now: dt.datetime) -> None:
 def refresh_paths(store: Store, namespace: Namespace) -> None:
     """Recompute ``path_with_namespace`` and ``name_with_namespace`` of the projects
     directly inside ``namespace`` after it was renamed or moved (call it for each
-    namespace whose ``full_path`` or ``full_name`` changed)."""
+    namespace whose ``full_path`` or ``full_name`` changed; the
+    :data:`~fakeservice.groups.models.NAMESPACE_MOVED` listener)."""
     table = projects(store)
     for entry in list(table.sorted["ns_by_id"].part(namespace.id)):
         project = table.rows[entry[-1]]
