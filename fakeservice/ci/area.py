@@ -11,21 +11,16 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.ci import (
-        bridges,
-        extension,
-        jobs,
-        lifecycle,
-        models,
-        push,
-        routes_artifacts,
-        routes_control,
-        routes_jobs,
-        routes_lint,
-        routes_pipelines,
-        scenario,
-    )
+    from fakeservice.ci import lifecycle, models, scenario
+    from fakeservice.ci.artifacts import routes as routes_artifacts
+    from fakeservice.ci.config import routes as routes_lint
     from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
+    from fakeservice.ci.jobs import operations as jobs
+    from fakeservice.ci.jobs import routes as routes_jobs
+    from fakeservice.ci.pipelines import bridges, push
+    from fakeservice.ci.pipelines import routes as routes_pipelines
+    from fakeservice.ci.runner import extension
+    from fakeservice.ci.runner import routes as routes_control
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.models import REFS_MOVED
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP

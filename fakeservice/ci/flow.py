@@ -28,7 +28,7 @@ from fakeservice.ci.machines import (
     sync_pipeline,
 )
 from fakeservice.ci.models import Job, Pipeline, jobs, latest_jobs, pipelines
-from fakeservice.ci.timing import schedule
+from fakeservice.ci.runner.timing import schedule
 from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 

@@ -4,8 +4,8 @@ The CI area registers both listeners (``fakeservice/ci/area.py``)."""
 
 from __future__ import annotations
 
-from fakeservice.ci import pipeline_ops
 from fakeservice.ci.models import pipelines
+from fakeservice.ci.pipelines import operations as pipeline_ops
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
 

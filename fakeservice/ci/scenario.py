@@ -36,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from fakeservice.ci import outcomes, simulation
-from fakeservice.ci.creation import create_planned, parse_at
+from fakeservice.ci.pipelines.creation import create_planned, parse_at
 from fakeservice.ci.repo import ci_config_path, read_text, resolve_ref, synthetic_ref
+from fakeservice.ci.runner import outcomes, simulation
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.projects.models import Project
 from fakeservice.scenarios.problems import ScenarioError

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fakeservice.areas import compose
 from fakeservice.ci import scenario
-from fakeservice.ci.runner import Runner
+from fakeservice.ci.runner.runner import Runner
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from fakeservice import FakeService
-from fakeservice.ci.simulation import RunnerError
+from fakeservice.ci.runner.simulation import RunnerError
 
 from .ci_support import (
     PROJECT,

@@ -23,9 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.ci.models import Job
-from fakeservice.ci.outcomes import MODES, OUTCOME_KEYS
 from fakeservice.ci.router import api
-from fakeservice.ci.simulation import FINISH_STATUSES, RunnerError
+from fakeservice.ci.runner.outcomes import MODES, OUTCOME_KEYS
+from fakeservice.ci.runner.simulation import FINISH_STATUSES, RunnerError
 from fakeservice.core.clock import iso
 from fakeservice.web.context import Context
 from fakeservice.web.params import ANY, BOOL, FLOAT, INT, STR, Array, AtLeastOne, Param

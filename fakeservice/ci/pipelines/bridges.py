@@ -20,9 +20,9 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.config import parse_child
-from fakeservice.ci.creation import create_for_ref, create_planned, local_reader
 from fakeservice.ci.flow import fire_job
 from fakeservice.ci.models import Job, Pipeline, jobs, pipelines
+from fakeservice.ci.pipelines.creation import create_for_ref, create_planned, local_reader
 from fakeservice.ci.repo import RefInfo
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store

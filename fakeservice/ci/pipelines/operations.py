@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.flow import fire_job, refresh_pipeline
-from fakeservice.ci.jobs import clone, reopen_skipped
+from fakeservice.ci.jobs.operations import clone, reopen_skipped
 from fakeservice.ci.machines import CANCELABLE
 from fakeservice.ci.models import (
     Pipeline,

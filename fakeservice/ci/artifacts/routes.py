@@ -14,7 +14,6 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote
 
-from fakeservice.ci import artifacts
 from fakeservice.ci.access import (
     DEVELOPER,
     MAINTAINER,
@@ -22,7 +21,8 @@ from fakeservice.ci.access import (
     readable_project,
     writable_project,
 )
-from fakeservice.ci.archive import ArchiveError, InvalidArtifactPath, read_member
+from fakeservice.ci.artifacts import job_artifacts as artifacts
+from fakeservice.ci.artifacts.archive import ArchiveError, InvalidArtifactPath, read_member
 from fakeservice.ci.models import Job
 from fakeservice.ci.route_common import ID, JOB_ID, renderer
 from fakeservice.ci.router import api

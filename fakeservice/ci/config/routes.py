@@ -13,7 +13,7 @@ from typing import Any
 
 from fakeservice.ci import config as engine
 from fakeservice.ci.access import DEVELOPER, writable_project
-from fakeservice.ci.creation import local_reader
+from fakeservice.ci.pipelines.creation import local_reader
 from fakeservice.ci.repo import ci_config_path, head_sha, read_text, repository
 from fakeservice.ci.route_common import ID
 from fakeservice.ci.router import api

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 
-from fakeservice.ci.creation import create_planned, create_skipped, parse_at
-from fakeservice.ci.outcomes import pipelines_on_push
+from fakeservice.ci.pipelines.creation import create_planned, create_skipped, parse_at
 from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, ref_at
-from fakeservice.ci.simulation import settle
+from fakeservice.ci.runner.outcomes import pipelines_on_push
+from fakeservice.ci.runner.simulation import settle
 from fakeservice.core.errors import ApiError
 from fakeservice.repository.git import RefUpdate
 from fakeservice.repository.models import RefChange

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.ci import jobs as job_ops
 from fakeservice.ci.access import (
     build_of,
     pipeline_of,
     readable_project,
 )
-from fakeservice.ci.artifacts import trace_bytes
+from fakeservice.ci.artifacts.job_artifacts import trace_bytes
+from fakeservice.ci.jobs import operations as job_ops
 from fakeservice.ci.models import JOB_SCOPES, jobs
 from fakeservice.ci.route_common import ID, JOB_ID, PIPELINE_ID, act, renderer
 from fakeservice.ci.router import api

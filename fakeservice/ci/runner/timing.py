@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.models import Job, jobs
-from fakeservice.ci.outcomes import mode_of, outcome_for
+from fakeservice.ci.runner.outcomes import mode_of, outcome_for
 from fakeservice.core.store import Store
 from fakeservice.projects.models import projects
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.ci.artifacts import junit_documents
-from fakeservice.ci.junit import JobTests, build_report, build_summary, load_job_tests
+from fakeservice.ci.artifacts.job_artifacts import junit_documents
+from fakeservice.ci.artifacts.junit import JobTests, build_report, build_summary, load_job_tests
 from fakeservice.ci.models import Pipeline, latest_jobs
 from fakeservice.core.store import Store
 

@@ -25,9 +25,9 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.ci import outcomes, simulation, timing
 from fakeservice.ci.models import Job, Pipeline, jobs, latest_named, pipelines
-from fakeservice.ci.simulation import RunnerError
+from fakeservice.ci.runner import outcomes, simulation, timing
+from fakeservice.ci.runner.simulation import RunnerError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, find_project
 

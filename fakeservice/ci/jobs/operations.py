@@ -13,10 +13,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.ci.creation import job_token
 from fakeservice.ci.flow import fire_job, refresh_pipeline
 from fakeservice.ci.machines import CANCELABLE, PLAYABLE, RETRYABLE
 from fakeservice.ci.models import Job, Pipeline, jobs, latest_jobs, pipelines
+from fakeservice.ci.pipelines.creation import job_token
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.core.store import Store
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
-from fakeservice.ci.artifacts import matches
+from fakeservice.ci.artifacts.job_artifacts import matches
 from fakeservice.ci.machines import job_duration
 from fakeservice.ci.models import Job
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.ci.runner import Runner
+from fakeservice.ci.runner.runner import Runner
 from fakeservice.web.http import Request, Response
 
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fakeservice.ci.archive import (
+from fakeservice.ci.artifacts.archive import (
     InvalidArtifactPath,
     build_metadata,
     build_zip,

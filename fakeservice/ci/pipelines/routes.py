@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.ci import pipeline_ops, reports
 from fakeservice.ci.access import (
     DEVELOPER,
     OWNER,
@@ -13,8 +12,10 @@ from fakeservice.ci.access import (
     readable_project,
     writable_project,
 )
-from fakeservice.ci.creation import create_for_ref
-from fakeservice.ci.pipeline_lists import (
+from fakeservice.ci.artifacts import reports
+from fakeservice.ci.pipelines import operations as pipeline_ops
+from fakeservice.ci.pipelines.creation import create_for_ref
+from fakeservice.ci.pipelines.lists import (
     PIPELINE_ORDER_BY,
     PIPELINE_SCOPES,
     PIPELINE_SOURCES,
@@ -23,7 +24,7 @@ from fakeservice.ci.pipeline_lists import (
 )
 from fakeservice.ci.route_common import ID, PIPELINE_ID, act, renderer
 from fakeservice.ci.router import api
-from fakeservice.ci.simulation import settle
+from fakeservice.ci.runner.simulation import settle
 from fakeservice.ci.views import variables
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response

@@ -20,9 +20,10 @@ import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from fakeservice.ci.artifacts import collect_artifacts
+from fakeservice.ci.artifacts.job_artifacts import collect_artifacts
+from fakeservice.ci.artifacts.synthesis import default_artifacts
 from fakeservice.ci.flow import fire_job, refresh_pipeline
-from fakeservice.ci.jobs import clone
+from fakeservice.ci.jobs.operations import clone
 from fakeservice.ci.models import (
     ACTIVE_BUILD,
     Job,
@@ -32,15 +33,14 @@ from fakeservice.ci.models import (
     pipeline_tree,
     pipelines,
 )
-from fakeservice.ci.outcomes import (
+from fakeservice.ci.runner.outcomes import (
     DEFAULT_FAILURE_REASON,
     Outcome,
     any_instant,
     mode_of,
     outcome_for,
 )
-from fakeservice.ci.synthesis import default_artifacts
-from fakeservice.ci.timing import next_due
+from fakeservice.ci.runner.timing import next_due
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import projects
