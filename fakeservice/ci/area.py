@@ -12,25 +12,25 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.ci import lifecycle, models, scenario
-    from fakeservice.ci.artifacts import routes as routes_artifacts
-    from fakeservice.ci.config import routes as routes_lint
+    from fakeservice.ci.artifacts import routes as artifact_routes
+    from fakeservice.ci.config import routes as lint_routes
     from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
-    from fakeservice.ci.jobs import operations as jobs
-    from fakeservice.ci.jobs import routes as routes_jobs
+    from fakeservice.ci.jobs import routes as job_routes
+    from fakeservice.ci.jobs.operations import token_lookup
     from fakeservice.ci.pipelines import bridges, push
-    from fakeservice.ci.pipelines import routes as routes_pipelines
+    from fakeservice.ci.pipelines import routes as pipeline_routes
     from fakeservice.ci.runner import extension
-    from fakeservice.ci.runner import routes as routes_control
+    from fakeservice.ci.runner import routes as runner_routes
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.models import REFS_MOVED
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP
 
     setup.tables(models.install)
-    for module in (routes_jobs, routes_pipelines, routes_artifacts, routes_lint, routes_control):
-        setup.routes(module.api)  # one router, shared by the area's routes modules
+    for routes in (job_routes, pipeline_routes, artifact_routes, lint_routes, runner_routes):
+        setup.routes(routes.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
     setup.listen(REFS_MOVED, push.on_refs_moved)
-    setup.listen(JOB_TOKEN_LOOKUP, jobs.token_lookup)
+    setup.listen(JOB_TOKEN_LOOKUP, token_lookup)
     setup.listen(BRIDGE_PENDING, bridges.start_bridge)
     setup.listen(DOWNSTREAM_COMPLETED, bridges.settle_bridge)
     scenario.register(setup.sections)

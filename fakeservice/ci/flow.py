@@ -7,7 +7,7 @@ or skip what became ready), starts bridges that became pending, derives the pipe
 status through :data:`~fakeservice.ci.machines.PIPELINE_MACHINE`, and lets a finished
 downstream pipeline settle the bridge that triggered it. Bridges are started and settled
 by the listeners of :data:`BRIDGE_PENDING` and :data:`DOWNSTREAM_COMPLETED`
-(:mod:`fakeservice.ci.bridges`, registered by the CI area), which create pipelines and so
+(:mod:`fakeservice.ci.pipelines.bridges`, registered by the CI area), which create pipelines and so
 sit above this module.
 
 Observers (:func:`observe`) see every job transition as ``(job, old, event, new)``; the

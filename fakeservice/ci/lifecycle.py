@@ -1,5 +1,5 @@
 """What the CI area does when other areas' records change: a project going deletes its
-pipelines and their jobs; refs moving may create pipelines (:mod:`fakeservice.ci.push`).
+pipelines and their jobs; refs moving may create pipelines (:mod:`fakeservice.ci.pipelines.push`).
 The CI area registers both listeners (``fakeservice/ci/area.py``)."""
 
 from __future__ import annotations

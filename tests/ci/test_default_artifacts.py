@@ -1,5 +1,5 @@
 """Default artifacts: a build whose outcome gives no ``artifacts`` leaves files made for
-its ``artifacts:paths`` and JUnit reports (:mod:`fakeservice.ci.synthesis`); scripted
+its ``artifacts:paths`` and JUnit reports (:mod:`fakeservice.ci.artifacts.synthesis`); scripted
 artifacts keep full control. Raw HTTP and python-gitlab over a live server."""
 
 from __future__ import annotations

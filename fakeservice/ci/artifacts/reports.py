@@ -1,7 +1,7 @@
 """Pipeline test reports from the JUnit artifacts of the pipeline's latest builds.
 
 Each build with a (non-expired) JUnit report contributes one suite named after the job;
-parsing is done by :mod:`fakeservice.ci.junit` (safe XML, the service's suite errors).
+parsing is done by :mod:`fakeservice.ci.artifacts.junit` (safe XML, the service's suite errors).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Creating pipelines: from the project's CI file at a ref, from a given configuration,
 child pipelines of bridges, and skipped pipelines without jobs (pushes asking
-``[ci skip]``, :mod:`fakeservice.ci.push`). Lint and creation use the same engine
+``[ci skip]``, :mod:`fakeservice.ci.pipelines.push`). Lint and creation use the same engine
 (:mod:`fakeservice.ci.config`).
 
 ``POST /projects/:id/pipeline`` answers 400 ``{"message": {"base": [...]}}`` for an

@@ -12,7 +12,7 @@ list of outcomes, one per attempt (the last one repeats). Without any, the job s
 after 30 seconds with a short log.
 
 An outcome without ``artifacts`` (``None``) lets the runner make default files for the
-job's ``artifacts:`` (:mod:`fakeservice.ci.synthesis`); ``artifacts: {}`` means none.
+job's ``artifacts:`` (:mod:`fakeservice.ci.artifacts.synthesis`); ``artifacts: {}`` means none.
 """
 
 from __future__ import annotations

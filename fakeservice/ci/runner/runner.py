@@ -11,7 +11,7 @@ Three modes, for the whole service or per project:
 * ``instant``: pipelines finish as soon as they are created (at the current time).
 
 With :meth:`Runner.set_pipelines_on_push` (off by default) a push of a branch or tag
-creates a ``push`` pipeline, as the service does (:mod:`fakeservice.ci.push`).
+creates a ``push`` pipeline, as the service does (:mod:`fakeservice.ci.pipelines.push`).
 
 Outcomes (:meth:`Runner.set_outcome`) script what a job does; the default is success
 after 30 seconds with a short log (and default artifacts). :meth:`Runner.job_token` gives

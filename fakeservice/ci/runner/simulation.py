@@ -4,8 +4,9 @@
   the job runs;
 * :func:`finish` ends a running build with its outcome (or explicit overrides): log lines,
   coverage, status and failure reason, then the artifacts it produced (the outcome's, or
-  by default files made for its ``artifacts:``, see :mod:`.synthesis`); an outcome longer
-  than the job's ``timeout`` (or the project's) fails it with
+  by default files made for its ``artifacts:``, see
+  :mod:`fakeservice.ci.artifacts.synthesis`); an outcome longer than the job's
+  ``timeout`` (or the project's) fails it with
   ``stuck_or_timeout_failure``, and a failure that ``retry:`` covers makes a new attempt;
 * :func:`advance` processes ``timed`` runner events in time order, each at its own
   timestamp, up to a time; :func:`drain` finishes every waiting build of ``instant``
