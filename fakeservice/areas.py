@@ -35,6 +35,9 @@ Adding an area (``fakeservice/widgets/``):
    Listeners are the composition's, shared by the services made of the same areas:
    register functions, not per-service state.
    Import the area's modules inside ``register`` so that importing this list stays cheap;
+   Annotate the service your functions receive with :class:`fakeservice.host.Host`
+   (``if TYPE_CHECKING: from fakeservice.host import Host as FakeService``), never with
+   the concrete class: the import graph test counts typing-only imports too;
 3. add ``"fakeservice.widgets.area"`` to :data:`AREAS`. Areas register in this order:
    routes declared earlier win ties between equally specific patterns, tables are
    installed and scenario keys load in this order (repository keys before CI's).

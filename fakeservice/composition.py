@@ -19,7 +19,7 @@ from fakeservice.scenarios.sections import Sections
 from fakeservice.web.routing import AreaRouter, Router
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 TableInstaller = Callable[[Store], None]
 Extension = Callable[["FakeService"], None]

@@ -59,7 +59,7 @@ from fakeservice.scenarios.schema import (
 from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 RUN_VALUES = ("complete", "none")
 ID = ID_REF  # an id, or a ``${variable}`` that a replay fills in

@@ -42,7 +42,7 @@ from fakeservice.scenarios.schema import (
 from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 LEVEL_NAMES = {
     "developer": models.DEVELOPER_ACCESS,

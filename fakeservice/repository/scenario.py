@@ -60,7 +60,7 @@ from fakeservice.scenarios.sections import Sections
 from fakeservice.users.models import User, users
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 LEVELS = {
     "no one": protected.NO_ACCESS,

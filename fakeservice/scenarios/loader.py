@@ -36,7 +36,7 @@ from fakeservice.scenarios.sections import using
 from fakeservice.scenarios.source import BUILTIN_DIR, ScenarioDocument, find_file, from_file, read
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 __all__ = [
     "BUILTIN_DIR",

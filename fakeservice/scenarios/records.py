@@ -21,7 +21,7 @@ from fakeservice.tokens.models import find_secret, issue_token
 from fakeservice.users.models import Identity, User, UserStatus, create_user
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def _when(value: Any) -> dt.datetime:

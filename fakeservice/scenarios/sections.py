@@ -37,7 +37,7 @@ import attrs
 from fakeservice.scenarios.schema import ANY, Field, Kind
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 SectionLoader = Callable[["FakeService", Mapping[str, Any]], None]
 RecordSectionLoader = Callable[["FakeService", Any, Any, str], None]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -16,7 +16,7 @@ from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import MAX_BODY_BYTES, Request
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

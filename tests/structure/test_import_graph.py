@@ -1,10 +1,13 @@
 """The package's import graph has no cycles.
 
 Every ``import`` and ``from ... import`` is an edge, at module level or inside a function
-or class alike; only imports under ``if TYPE_CHECKING:`` are left out (they never run).
-``from package import name`` is an edge to ``package.name`` when that is a module, else
-to ``package``. The area modules that :data:`fakeservice.areas.AREAS` names (imported by
-name) are edges of ``fakeservice.areas``. A failure names each cycle, module by module.
+or class alike; imports under ``if TYPE_CHECKING:`` are left out (they never run) by the
+first test and counted by the second, so that even annotations do not lead back to the
+composition root (lower layers annotate the service they receive with
+:class:`fakeservice.host.Host`). ``from package import name`` is an edge to
+``package.name`` when that is a module, else to ``package``. The area modules that
+:data:`fakeservice.areas.AREAS` names (imported by name) are edges of
+``fakeservice.areas``. A failure names each cycle, module by module.
 """
 
 from __future__ import annotations
@@ -37,15 +40,16 @@ def _type_checking(node: ast.If) -> bool:
     )
 
 
-def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
-    """Every import statement, at any depth, except under ``if TYPE_CHECKING:``."""
+def _imports(tree: ast.AST, typing: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement, at any depth; under ``if TYPE_CHECKING:`` only if
+    ``typing``."""
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield node
             continue
-        if isinstance(node, ast.If) and _type_checking(node):
+        if not typing and isinstance(node, ast.If) and _type_checking(node):
             pending.extend(node.orelse)
             continue
         pending.extend(ast.iter_child_nodes(node))
@@ -62,8 +66,9 @@ def _area_names(tree: ast.Module) -> list[str]:
     return []
 
 
-def import_graph(root: Path) -> Graph:
-    """Module -> the modules of the package it imports."""
+def import_graph(root: Path, *, typing: bool = False) -> Graph:
+    """Module -> the modules of the package it imports (with ``typing``: also for type
+    checking only)."""
     found = modules(root)
 
     def known(name: str) -> str | None:
@@ -76,7 +81,7 @@ def import_graph(root: Path) -> Graph:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         here = name if package else name.rpartition(".")[0]
         targets: list[str | None] = [known(area) for area in _area_names(tree)]
-        for node in _imports(tree):
+        for node in _imports(tree, typing):
             if isinstance(node, ast.Import):
                 targets.extend(known(alias.name) for alias in node.names)
                 continue
@@ -158,6 +163,15 @@ def test_the_package_has_no_import_cycle() -> None:
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(cycle) for cycle in found)
 
 
+def test_not_even_through_imports_for_type_checking() -> None:
+    found = cycles(import_graph(PACKAGE, typing=True))
+    assert not found, (
+        "import cycles through `if TYPE_CHECKING:` imports (annotate the service a lower "
+        "layer receives with `from fakeservice.host import Host`, not "
+        "`fakeservice.service.FakeService`):\n" + "\n".join(" -> ".join(cycle) for cycle in found)
+    )
+
+
 def test_the_graph_sees_every_area_and_the_composition_root() -> None:
     graph = import_graph(PACKAGE)
     assert "fakeservice.ci.area" in graph["fakeservice.areas"]
@@ -195,6 +209,12 @@ def test_function_level_imports_make_cycles_and_type_checking_ones_do_not(
     assert graph["pkg.c"] == {"pkg.a"}
     assert graph["pkg.d"] == {"pkg.a"}
     assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c", "pkg.a"]]
+    with_typing = import_graph(package, typing=True)
+    assert with_typing["pkg.d"] == {"pkg.a", "pkg.e"}
+    assert cycles(with_typing) == [
+        ["pkg.a", "pkg.b", "pkg.c", "pkg.a"],
+        ["pkg.d", "pkg.e", "pkg.d"],
+    ]
 
 
 def test_an_area_list_counts_as_imports(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, find_project
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 class Runner:
