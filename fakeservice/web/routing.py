@@ -2,8 +2,9 @@
 
 Each area declares its endpoints on its own :class:`AreaRouter`, by convention named
 ``api`` in its routes modules (``api = AreaRouter("users")``, then
-``@api.get("/projects/:id/jobs", ...)``): method, path pattern, parameters, constraints, authentication rule, extra read scopes,
-job-token acceptance and pagination kind. Patterns use ``:name`` for one path segment
+``@api.get("/projects/:id/jobs", ...)``): method, path pattern, parameters,
+constraints, authentication rule, extra read scopes, job-token acceptance and
+pagination kind. Patterns use ``:name`` for one path segment
 (matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
 rest of the path. A service's :class:`Router` is built from the routers of the areas it
 is composed of (see :mod:`fakeservice.areas`), so two services in one process can serve
