@@ -22,6 +22,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.ci.models",
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
+    "fakeservice.namespaces.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -45,6 +46,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_control",
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
+    "fakeservice.namespaces.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
