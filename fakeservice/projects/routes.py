@@ -285,6 +285,11 @@ def _changes(ctx: Context, project: Project | None) -> dict[str, Any]:
     return changes
 
 
+# who may create projects in a group, by its ``project_creation_level`` (``noone`` and
+# ``administrator``: administrators only)
+CREATION_ROLES = {"developer": DEVELOPER, "maintainer": MAINTAINER, "owner": OWNER}
+
+
 def _target_namespace(ctx: Context) -> Namespace:
     key = ctx.params.get("namespace_id", ctx.params.get("namespace"))
     if key is None:
@@ -303,11 +308,8 @@ def _target_namespace(ctx: Context) -> Namespace:
         if ns.owner_id != ctx.user.id:
             raise ValidationFailed({"namespace": ["is not valid"]})
         return ns
-    needed = MAINTAINER if ns.project_creation_level == "maintainer" else DEVELOPER
-    if (
-        ns.project_creation_level == "noone"
-        or group_access(ctx.store, ctx.user, ns, ctx.now) < needed
-    ):
+    needed = CREATION_ROLES.get(ns.project_creation_level)
+    if needed is None or group_access(ctx.store, ctx.user, ns, ctx.now) < needed:
         raise ValidationFailed({"namespace": ["is not valid"]})
     return ns
 

@@ -12,15 +12,20 @@ parsing of a request and the settings fields of the project view all come from t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import attrs
-
 from fakeservice.core.store import Store
-from fakeservice.web.params import BOOL, HASH, INT, STR, Array, Param, ParamType
+from fakeservice.web.params import BOOL, HASH, INT, STR, Array, ParamType
+from fakeservice.web.settings_table import (
+    Alias,
+    Setting,
+    SettingsTable,
+    between,
+    licensed,
+    too_long,
+)
 
-PLANS = ("free", "premium", "ultimate")
 LEVEL_ORDER = {"disabled": 0, "private": 10, "enabled": 20, "public": 30}
 THREE_LEVELS = ("disabled", "private", "enabled")
 FOUR_LEVELS = ("disabled", "private", "enabled", "public")
@@ -28,30 +33,6 @@ REPOSITORY_CHILDREN = ("merge_requests", "builds", "forking")
 MINUTE, DAY = 60, 86400
 MONTH, YEAR = 2629746, 31556952  # the Rails calendar month and year
 LIST = Array(STR, scalar=True, comma=True)
-
-Validator = Callable[[Any], list[str]]
-
-
-def too_long(limit: int) -> Validator:
-    def check(value: Any) -> list[str]:
-        if isinstance(value, str) and len(value) > limit:
-            return [f"is too long (maximum is {limit} characters)"]
-        return []
-
-    return check
-
-
-def between(low: int, high: int) -> Validator:
-    def check(value: Any) -> list[str]:
-        if value is None:
-            return []
-        if value < low:
-            return [f"must be greater than or equal to {low}"]
-        if value > high:
-            return [f"must be less than or equal to {high}"]
-        return []
-
-    return check
 
 
 def _build_timeout(value: Any) -> list[str]:
@@ -64,47 +45,6 @@ def _ci_config_path(value: Any) -> list[str]:
     if isinstance(value, str) and (".." in value or value.startswith("/")):
         return ["cannot include leading slash or directory traversal."]
     return too_long(255)(value)
-
-
-@attrs.frozen
-class Setting:
-    """One settings attribute.
-
-    ``store``: ``attr`` (a Project attribute), ``feature`` (an access level in
-    ``project.features``) or ``settings`` (``project.settings``). ``error_key``: the
-    field the model validation names (default: ``name``). ``plan``: below it the service
-    drops the value and leaves the field out of the project. ``admin``: ignored unless an
-    administrator sends it. ``shown``: whether the project view shows it.
-    """
-
-    name: str
-    type: ParamType
-    default: Any = None
-    values: tuple[Any, ...] | None = None
-    store: str = "settings"
-    validate: Validator | None = None
-    error_key: str | None = None
-    plan: str = "free"
-    admin: bool = False
-    shown: bool = True
-
-    @property
-    def param(self) -> Param:
-        return Param(self.name, self.type, values=self.values)
-
-    @property
-    def key(self) -> str:
-        return self.name.removesuffix("_access_level") if self.store == "feature" else self.name
-
-
-@attrs.frozen
-class Alias:
-    """An older parameter that writes ``target`` through ``convert``."""
-
-    name: str
-    type: ParamType
-    target: str
-    convert: Callable[[Any], Any]
 
 
 def _enabled(value: bool) -> str:
@@ -251,8 +191,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("prevent_merge_without_jira_issue", BOOL, False, plan="ultimate"),
     _attr("repository_storage", STR, default="default", admin=True, shown=False),
 )
-BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
-
 ALIASES: tuple[Alias, ...] = (
     Alias("issues_enabled", BOOL, "issues_access_level", _enabled),
     Alias("merge_requests_enabled", BOOL, "merge_requests_access_level", _enabled),
@@ -265,26 +203,16 @@ ALIASES: tuple[Alias, ...] = (
     Alias(
         "security_and_compliance_enabled", BOOL, "security_and_compliance_access_level", _enabled
     ),
-    Alias("emails_disabled", BOOL, "emails_enabled", lambda v: not v),
+    Alias("emails_disabled", BOOL, "emails_enabled", lambda v: not v, last=True),
     Alias("public_builds", BOOL, "public_jobs", bool),
     Alias("tag_list", LIST, "topics", list),
 )
 # the access level each older ``*_enabled`` boolean of the view reads
 ENABLED_VIEWS = {a.name: a.target for a in ALIASES if a.convert is _enabled}
 
-PARAMS: tuple[Param, ...] = (
-    *(s.param for s in SETTINGS),
-    *(Param(a.name, a.type) for a in ALIASES),
-)
-
-
-def instance_plan(store: Store) -> str:
-    """The plan of the instance's license (``ultimate`` unless a scenario says otherwise)."""
-    return str(store.extras.get("plan", "ultimate"))
-
-
-def licensed(store: Store, plan: str) -> bool:
-    return PLANS.index(instance_plan(store)) >= PLANS.index(plan)
+TABLE = SettingsTable(SETTINGS, ALIASES)
+BY_NAME = TABLE.by_name
+PARAMS = TABLE.params
 
 
 def clean_topics(topics: list[str]) -> list[str]:
@@ -300,50 +228,17 @@ def clean_topics(topics: list[str]) -> list[str]:
 
 
 def requested(store: Store, params: Mapping[str, Any], *, is_admin: bool) -> dict[str, Any]:
-    """The settings a request writes (aliases resolved; the real name wins over an older
-    one, except ``emails_disabled`` which the service translates last), dropping what the
-    plan or the caller's role makes the service ignore."""
-    out: dict[str, Any] = {}
-    for alias in ALIASES:
-        if params.get(alias.name) is not None:
-            out[alias.target] = alias.convert(params[alias.name])
-    for setting in SETTINGS:
-        if setting.name in params and not (
-            setting.name == "emails_enabled" and "emails_disabled" in params
-        ):
-            if params[setting.name] is None and setting.default is not None:
-                continue  # a null over a defaulted setting keeps the current value
-            out[setting.name] = params[setting.name]
-    for name in list(out):
-        setting = BY_NAME[name]
-        if not licensed(store, setting.plan) or (setting.admin and not is_admin):
-            del out[name]
+    """The settings a request writes (see :meth:`SettingsTable.requested`), topics cleaned."""
+    out = TABLE.requested(store, params, is_admin=is_admin)
     if "topics" in out:
         out["topics"] = clean_topics(out["topics"] or [])
-    if "container_expiration_policy_attributes" in out:
-        out["container_expiration_policy_attributes"] = dict(
-            out["container_expiration_policy_attributes"] or {}
-        )
     return out
 
 
-def value_of(project: Any, setting: Setting) -> Any:
-    if setting.store == "attr":
-        return getattr(project, setting.name)
-    if setting.store == "feature":
-        return project.features.get(setting.key, setting.default)
-    return project.settings.get(setting.name, setting.default)
-
-
 def errors_of(project: Any, changes: Mapping[str, Any]) -> dict[str, list[str]]:
-    """Model validation of the settings ``changes`` would give ``project`` (None: a new one)."""
-    errors: dict[str, list[str]] = {}
-    for name, value in changes.items():
-        setting = BY_NAME[name]
-        if setting.validate is not None:
-            found = setting.validate(value)
-            if found:
-                errors.setdefault(setting.error_key or name, []).extend(found)
+    """Model validation of the settings ``changes`` would give ``project`` (None: a new
+    one): each row's own, and no repository child feature above the repository."""
+    errors = TABLE.errors(changes)
 
     def level(feature: str) -> int:
         name = f"{feature}_access_level"
@@ -360,30 +255,8 @@ def errors_of(project: Any, changes: Mapping[str, Any]) -> dict[str, list[str]]:
     return errors
 
 
-def attributes_of(changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The changes kept as Project attributes (what ``create_project`` takes)."""
-    return {name: value for name, value in changes.items() if BY_NAME[name].store == "attr"}
-
-
-def apply(project: Any, changes: Mapping[str, Any]) -> dict[str, Any]:
-    """Write the feature and ``settings`` values into ``project``; return the Project
-    attribute changes (for the table's ``update``, which keeps indexes right)."""
-    attributes: dict[str, Any] = {}
-    for name, value in changes.items():
-        setting = BY_NAME[name]
-        if setting.store == "attr":
-            attributes[name] = value
-        elif setting.store == "feature":
-            project.features[setting.key] = value
-        elif name == "container_expiration_policy_attributes":
-            policy = dict(project.settings.get(name) or {})
-            policy.update(value)
-            project.settings[name] = policy
-        else:
-            project.settings[name] = value
-    return attributes
-
-
+attributes_of = TABLE.attributes_of
+apply = TABLE.apply
 EXPIRATION_POLICY = {
     "cadence": "1d",
     "enabled": False,
@@ -397,13 +270,11 @@ EXPIRATION_POLICY = {
 
 def render(store: Store, project: Any, out: dict[str, Any]) -> None:
     """Write every shown setting (and each older ``*_enabled`` boolean) into ``out``."""
-    for setting in SETTINGS:
-        if setting.shown and licensed(store, setting.plan):
-            out[setting.name] = value_of(project, setting)
+    TABLE.render(store, project, out, detail=True)
     for name, target in ENABLED_VIEWS.items():
         if licensed(store, BY_NAME[target].plan):
             out[name] = out[target] != "disabled"
     out["emails_disabled"] = not project.emails_enabled
     out["tag_list"] = list(project.topics)
-    policy = {**EXPIRATION_POLICY, **(project.settings.get("container_expiration_policy_attributes") or {})}  # fmt: skip
-    out["container_expiration_policy"] = policy
+    policy = project.settings.get("container_expiration_policy_attributes") or {}
+    out["container_expiration_policy"] = {**EXPIRATION_POLICY, **policy}

@@ -10,36 +10,15 @@ from typing import Any
 import gitlab
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 from support.calls import body, call_as
 
 from fakeservice import FakeService
 from fakeservice.projects import settings as project_settings
-from fakeservice.web.params import BOOL, INT, STR
+
+from .strategies import setting_changes
 
 SKIPPED = {"container_expiration_policy_attributes", "repository_storage", "visibility"}
 ROUND_TRIPPED = [s for s in project_settings.SETTINGS if s.name not in SKIPPED]
-
-
-def _value(setting: project_settings.Setting) -> st.SearchStrategy[Any]:
-    if setting.values is not None:
-        return st.sampled_from(setting.values)
-    if setting.type is BOOL:
-        return st.booleans()
-    if setting.type is INT:
-        return st.integers(min_value=0, max_value=40_000_000)
-    if setting.type is STR:
-        return st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=40)
-    return st.lists(st.sampled_from(["alpha", "beta", "gamma", "Alpha"]), max_size=4)
-
-
-def _changes() -> st.SearchStrategy[dict[str, Any]]:
-    names = [s.name for s in ROUND_TRIPPED]
-    return st.lists(st.sampled_from(names), min_size=1, max_size=12, unique=True).flatmap(
-        lambda chosen: st.fixed_dictionaries(
-            {name: _value(project_settings.BY_NAME[name]) for name in chosen}
-        )
-    )
 
 
 def _get(svc: FakeService, key: str = "infra%2Fsite", who: str = "root") -> dict[str, Any]:
@@ -51,7 +30,7 @@ def _get(svc: FakeService, key: str = "infra%2Fsite", who: str = "root") -> dict
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(changes=_changes())
+@given(changes=setting_changes(project_settings.TABLE, [s.name for s in ROUND_TRIPPED], 12))
 def test_every_setting_round_trips(svc: FakeService, changes: dict[str, Any]) -> None:
     project = svc.store.tables["projects"].by("full_path", "infra/site")
     assume(not project_settings.errors_of(project, changes))
