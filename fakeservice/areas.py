@@ -23,6 +23,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
     "fakeservice.namespaces.models",
+    "fakeservice.topics.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -47,6 +48,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
     "fakeservice.namespaces.routes",
+    "fakeservice.topics.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
@@ -63,6 +65,7 @@ LIFECYCLE_MODULES: tuple[str, ...] = (
     "fakeservice.repository.lifecycle",
     "fakeservice.ci.lifecycle",
     "fakeservice.environments.lifecycle",
+    "fakeservice.topics.lifecycle",
 )
 
 

@@ -28,6 +28,7 @@ from fakeservice.projects.models import (
     projects,
 )
 from fakeservice.projects.views import project_full, project_simple, statistics_view
+from fakeservice.topics import models as topic_models
 from fakeservice.users.views import custom_attributes
 from fakeservice.web.context import Context
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE
@@ -164,17 +165,51 @@ def _owned_ids(ctx: Context) -> set[int]:
     return {pid for pid, level in levels.items() if level >= OWNER}
 
 
+def _topic_candidates(ctx: Context) -> set[int] | None:
+    """The projects carrying every asked topic (``topic``, ``topic_id``), from the topic
+    index; None when the request filters on no topic."""
+    p = ctx.params
+    wanted = [t.strip().lower() for t in (p.get("topic") or "").split(",") if t.strip()]
+    if p.get("topic_id") is not None:
+        topic = topic_models.topics(ctx.store).get(p["topic_id"])
+        wanted.append(topic.name.lower() if topic is not None else "")
+    if not wanted:
+        return None
+    index = projects(ctx.store).sorted["topic"]
+    found = [{entry[-1] for entry in index.part(name)} for name in wanted]
+    return set.intersection(*found)
+
+
+def _member_ids(ctx: Context) -> set[int]:
+    """The projects ``owned`` / ``membership`` / ``min_access_level`` leave."""
+    p = ctx.params
+    levels = authorized_projects(ctx.store, ctx.user, ctx.now)
+    ids = set(levels)
+    if p["owned"]:
+        ids &= _owned_ids(ctx)
+    if p.get("min_access_level"):
+        ids = {pid for pid in ids if levels[pid] >= p["min_access_level"]}
+    return ids
+
+
 def _base_selection(ctx: Context, order_by: str, reverse: bool) -> Selection[Project]:
     p = ctx.params
     table = projects(ctx.store)
     sort = ORDERS[order_by]
+    tagged = _topic_candidates(ctx)
+    if tagged is not None:
+        from fakeservice.members.access import can_read_project
+
+        store, user, now = ctx.store, ctx.user, ctx.now
+        records = [
+            table.rows[i] for i in tagged if can_read_project(store, user, table.rows[i], now)
+        ]
+        if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
+            member_ids = _member_ids(ctx)
+            records = [pr for pr in records if pr.id in member_ids]
+        return table.ordered(records, sort, reverse=reverse)
     if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
-        levels = authorized_projects(ctx.store, ctx.user, ctx.now)
-        ids = set(levels)
-        if p["owned"]:
-            ids &= _owned_ids(ctx)
-        if p.get("min_access_level"):
-            ids = {pid for pid in ids if levels[pid] >= p["min_access_level"]}
+        ids = _member_ids(ctx)
         return table.ordered([table.rows[i] for i in ids], sort, reverse=reverse)
     if p.get("repository_storage") and ctx.is_admin and order_by == "id":
         return table.select("storage", [p["repository_storage"]], reverse=reverse)
@@ -328,6 +363,10 @@ def _create_in(ctx: Context, namespace: Namespace, creator: Any) -> Any:
         **settings.attributes_of(changes),
     )
     settings.apply(project, changes)
+    if project.topics:
+        topic_names = topic_models.canonical(ctx.store, ctx.now, project.topics)
+        projects(ctx.store).update(project, topics=topic_names)
+        topic_models.recount(ctx.store, topic_names)
     if (
         namespace.kind == "group"
         and group_access(ctx.store, creator, namespace, ctx.now) < MAINTAINER
@@ -415,6 +454,9 @@ def edit(ctx: Context) -> Any:
         errors.setdefault(key, []).extend(found)
     if errors:
         raise ValidationFailed(errors)
+    old_topics = list(project.topics)
+    if "topics" in changes:
+        changes["topics"] = topic_models.canonical(ctx.store, ctx.now, changes["topics"])
     fields = settings.apply(project, changes)
     if "name" in p or "path" in p:
         fields.update(
@@ -424,6 +466,8 @@ def edit(ctx: Context) -> Any:
             name_with_namespace=f"{ns.full_name} / {name}",
         )
     projects(ctx.store).update(project, updated_at=ctx.now, **fields)
+    if "topics" in changes or "visibility" in changes:
+        topic_models.recount(ctx.store, [*old_topics, *project.topics])
     return project_detail(ctx, project)
 
 

@@ -33,6 +33,7 @@ REPOSITORY_CHILDREN = ("merge_requests", "builds", "forking")
 MINUTE, DAY = 60, 86400
 MONTH, YEAR = 2629746, 31556952  # the Rails calendar month and year
 LIST = Array(STR, scalar=True, comma=True)
+TOPIC_LIMIT = 255
 
 
 def _build_timeout(value: Any) -> list[str]:
@@ -239,6 +240,8 @@ def errors_of(project: Any, changes: Mapping[str, Any]) -> dict[str, list[str]]:
     """Model validation of the settings ``changes`` would give ``project`` (None: a new
     one): each row's own, and no repository child feature above the repository."""
     errors = TABLE.errors(changes)
+    if any(len(topic) > TOPIC_LIMIT for topic in changes.get("topics") or []):
+        errors.setdefault("topics", []).append(f"is too long (maximum is {TOPIC_LIMIT} characters)")
 
     def level(feature: str) -> int:
         name = f"{feature}_access_level"

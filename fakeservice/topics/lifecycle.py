@@ -1,0 +1,17 @@
+"""Topics follow project deletions: a deleted project no longer counts for its topics."""
+
+from __future__ import annotations
+
+from fakeservice.core.store import Store
+from fakeservice.projects.models import Project, on_delete, projects
+from fakeservice.topics.models import recount
+
+
+def _forget_project(store: Store, project: Project) -> None:
+    if project.topics:
+        names = list(project.topics)
+        projects(store).update(project, topics=[])
+        recount(store, names)
+
+
+on_delete(_forget_project)
