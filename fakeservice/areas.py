@@ -24,6 +24,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.clusters.models",
     "fakeservice.namespaces.models",
     "fakeservice.topics.models",
+    "fakeservice.badges.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -49,6 +50,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.clusters.routes",
     "fakeservice.namespaces.routes",
     "fakeservice.topics.routes",
+    "fakeservice.badges.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
@@ -66,6 +68,7 @@ LIFECYCLE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.lifecycle",
     "fakeservice.environments.lifecycle",
     "fakeservice.topics.lifecycle",
+    "fakeservice.badges.lifecycle",
 )
 
 
