@@ -19,6 +19,7 @@ from fakeservice.groups.models import Namespace, namespaces
 from fakeservice.groups.routes import fuzzy_match
 from fakeservice.members.access import can_read_group, direct_group_levels, group_role
 from fakeservice.members.models import OWNER
+from fakeservice.namespaces import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.namespaces.models import lookup, path_taken, suggest_path
 from fakeservice.namespaces.views import namespace_entity
 from fakeservice.web.context import Context

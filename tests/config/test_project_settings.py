@@ -11,6 +11,7 @@ import gitlab
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from support.calls import body, call_as
+from support.records import user_record
 
 from fakeservice import FakeService
 from fakeservice.projects import settings as project_settings
@@ -310,3 +311,17 @@ def test_python_gitlab_round_trip(svc: FakeService) -> None:
     )
     made = admin.users.get(dan.id).projects.create({"name": "Dan tools"})
     assert admin.projects.get(made.id).path_with_namespace == "dan/dan-tools"
+
+
+def test_scenario_plan() -> None:
+    svc = FakeService(
+        {
+            "plan": "premium",
+            "users": [user_record("root", "Root", admin=True)],
+            "projects": [{"path": "root/p"}],
+        }
+    )
+    written = {"merge_trains_enabled": True, "only_allow_merge_if_all_status_checks_passed": True}
+    got = body(svc.request("PUT", "/projects/root%2Fp", token="root-token", json_body=written))
+    assert got["merge_trains_enabled"] is True  # premium
+    assert "only_allow_merge_if_all_status_checks_passed" not in got  # ultimate
