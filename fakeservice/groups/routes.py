@@ -27,6 +27,7 @@ from sortedcontainers import SortedList
 
 from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError, ValidationFailed
 from fakeservice.core.store import Selection, SortKey, Table
+from fakeservice.groups import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.groups import settings
 from fakeservice.groups.lookup import find_group_or_404, group_access_level, require_group_access
 from fakeservice.groups.models import (

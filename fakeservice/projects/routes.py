@@ -18,6 +18,7 @@ from fakeservice.members.models import (
     REPORTER,
     find_member,
 )
+from fakeservice.projects import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.projects import settings
 from fakeservice.projects.lookup import access_level, find_project_or_404, require_access
 from fakeservice.projects.models import (

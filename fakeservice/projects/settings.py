@@ -238,8 +238,17 @@ def requested(store: Store, params: Mapping[str, Any], *, is_admin: bool) -> dic
 
 def errors_of(project: Any, changes: Mapping[str, Any]) -> dict[str, list[str]]:
     """Model validation of the settings ``changes`` would give ``project`` (None: a new
-    one): each row's own, and no repository child feature above the repository."""
+    one): each row's own, then :func:`project_errors`."""
     errors = TABLE.errors(changes)
+    for key, found in project_errors(project, changes).items():
+        errors.setdefault(key, []).extend(found)
+    return errors
+
+
+def project_errors(project: Any, changes: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Rules across rows: topic names not too long, and no repository child feature
+    above the repository."""
+    errors: dict[str, list[str]] = {}
     if any(len(topic) > TOPIC_LIMIT for topic in changes.get("topics") or []):
         errors.setdefault("topics", []).append(f"is too long (maximum is {TOPIC_LIMIT} characters)")
 

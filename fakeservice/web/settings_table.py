@@ -18,8 +18,9 @@ from typing import Any
 
 import attrs
 
+from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store
-from fakeservice.web.params import HASH, Param, ParamType
+from fakeservice.web.params import HASH, Param, ParamType, validate
 
 PLANS = ("free", "premium", "ultimate")
 
@@ -137,6 +138,25 @@ class SettingsTable:
             elif setting.type is HASH:
                 out[name] = dict(out[name] or {})
         return out
+
+    def parse(
+        self,
+        store: Store,
+        raw: Mapping[str, Any],
+        *,
+        is_admin: bool,
+        extra_errors: Callable[[dict[str, Any]], dict[str, list[str]]] | None = None,
+    ) -> dict[str, Any]:
+        """Raw values (a scenario's) to validated changes: the parameters' 400 errors
+        (:class:`ParamError`), then the model validation (:class:`ValidationFailed`)."""
+        changes = self.requested(store, validate(self.params, raw), is_admin=is_admin)
+        errors = self.errors(changes)
+        if extra_errors is not None:
+            for key, found in extra_errors(changes).items():
+                errors.setdefault(key, []).extend(found)
+        if errors:
+            raise ValidationFailed(errors)
+        return changes
 
     @staticmethod
     def _aliases(aliases: list[Alias], params: Mapping[str, Any], out: dict[str, Any]) -> None:

@@ -325,3 +325,49 @@ def test_scenario_plan() -> None:
     got = body(svc.request("PUT", "/projects/root%2Fp", token="root-token", json_body=written))
     assert got["merge_trains_enabled"] is True  # premium
     assert "only_allow_merge_if_all_status_checks_passed" not in got  # ultimate
+
+
+def test_scenario_settings() -> None:
+    svc = FakeService(
+        {
+            "users": [user_record("root", "Root", admin=True)],
+            "groups": [
+                {
+                    "path": "g",
+                    "visibility": "public",
+                    "settings": {"default_branch": "trunk", "emails_enabled": False},
+                }
+            ],
+            "projects": [
+                {
+                    "path": "g/p",
+                    "visibility": "public",
+                    "settings": {"merge_method": "ff", "issues_enabled": False},
+                }
+            ],
+        }
+    )
+    project = body(svc.request("GET", "/projects/g%2Fp"))
+    assert (project["merge_method"], project["issues_access_level"]) == ("ff", "disabled")
+    group = body(svc.request("GET", "/groups/g"))
+    assert (group["default_branch"], group["emails_disabled"]) == ("trunk", True)
+
+
+@pytest.mark.parametrize(
+    ("settings_value", "message"),
+    [
+        ({"build_timeout": 5}, "{'build_timeout': ['needs to be between 10 minutes and 1 month']}"),
+        ({"merge_method": "x"}, "merge_method does not have a valid value"),
+    ],
+)
+def test_scenario_settings_are_validated(settings_value: dict[str, Any], message: str) -> None:
+    from fakeservice.scenarios.problems import ScenarioError
+
+    with pytest.raises(ScenarioError) as caught:
+        FakeService(
+            {
+                "users": [user_record("root", "Root", admin=True)],
+                "projects": [{"path": "root/p", "settings": settings_value}],
+            }
+        )
+    assert f"projects[0].settings: {message}" in str(caught.value)
