@@ -37,7 +37,7 @@ def _detail(name: str, type_: ParamType, default: Any = None, **kw: Any) -> Sett
 
 
 SETTINGS: tuple[Setting, ...] = (
-    _attr("description", STR),
+    _attr("description", STR, ""),
     _attr("visibility", STR, "private", values=VISIBILITIES),
     _attr("share_with_group_lock", BOOL, False),
     _attr("require_two_factor_authentication", BOOL, False),
