@@ -68,6 +68,9 @@ AREAS: tuple[str, ...] = (
     "fakeservice.ci.area",
     "fakeservice.environments.area",
     "fakeservice.clusters.area",
+    "fakeservice.namespaces.area",
+    "fakeservice.topics.area",
+    "fakeservice.badges.area",
 )
 
 

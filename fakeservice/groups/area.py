@@ -9,7 +9,8 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.groups import models, routes
+    from fakeservice.groups import models, routes, scenario
 
     setup.tables(models.install)
     setup.routes(routes.api)
+    scenario.register(setup.sections)

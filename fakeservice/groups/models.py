@@ -49,6 +49,7 @@ class Namespace:
     request_access_enabled: bool = True
     file_template_project_id: int | None = None
     runners_token: str = ""
+    settings: dict[str, Any] = attrs.field(factory=dict)  # see groups/settings.py
     custom_attributes: dict[str, str] = attrs.field(factory=dict)
     shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
     statistics: dict[str, int] = attrs.field(factory=dict)

@@ -11,10 +11,11 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.groups.models import GROUP_VISIBILITY, NAMESPACE_DELETED, NAMESPACE_MOVED
-    from fakeservice.projects import models, routes
+    from fakeservice.projects import models, routes, scenario
 
     setup.tables(models.install)
     setup.routes(routes.api)
     setup.listen(NAMESPACE_DELETED, models.delete_projects_in)
     setup.listen(NAMESPACE_MOVED, models.refresh_paths)
     setup.listen(GROUP_VISIBILITY, models.visibility_errors)
+    scenario.register(setup.sections)

@@ -39,6 +39,7 @@ FEATURES = (
     "model_experiments",
     "model_registry",
     "requirements",
+    "package_registry",
 )
 ACCESS_LEVEL_VALUES = ("disabled", "private", "enabled", "public")
 
@@ -86,11 +87,11 @@ class Project:
     ci_config_path: str | None = None
     build_timeout: int = 3600
     auto_devops_enabled: bool = False
-    emails_disabled: bool = False
-    container_registry_enabled: bool = True
+    emails_enabled: bool = True
     empty_repo: bool = True
     import_status: str = "none"
     features: dict[str, str] = attrs.field(factory=lambda: dict.fromkeys(FEATURES, "enabled"))
+    settings: dict[str, Any] = attrs.field(factory=dict)  # see projects/settings.py
     custom_attributes: dict[str, str] = attrs.field(factory=dict)
     shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
     statistics: dict[str, int] = attrs.field(
