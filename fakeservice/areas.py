@@ -48,7 +48,11 @@ ROUTE_MODULES: tuple[str, ...] = (
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
-SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service", "fakeservice.ci.extension")
+SERVICE_EXTENSIONS: tuple[str, ...] = (
+    "fakeservice.control.service",
+    "fakeservice.ci.extension",
+    "fakeservice.web.cors",
+)
 
 
 def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:

@@ -8,7 +8,7 @@ serve it on a loopback port (``with svc.serve() as url``).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,8 +19,10 @@ import attrs
 from fakeservice.areas import extend_service, install_tables, load_routes
 from fakeservice.core.clock import Clock
 from fakeservice.core.store import Store
-from fakeservice.web.asgi import AsgiApp
+from fakeservice.dashboard.events import EventHub
+from fakeservice.web.app import build_app
 from fakeservice.web.auth import Caller
+from fakeservice.web.cors import CorsSettings
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
 from fakeservice.web.routing import Router, api
@@ -62,6 +64,8 @@ class FakeService:
 
     ``scenario`` is a path to a YAML file, a parsed mapping, ``"default"`` (the built-in
     default scenario) or ``None`` (an empty instance with no users at all).
+    ``cors_origins`` turns CORS on for those origins (``"*"``: any), see
+    :mod:`fakeservice.web.cors`. ``app`` is the Starlette application serving it.
     """
 
     # Attached at construction by the areas' ``extend(service)`` (SERVICE_EXTENSIONS).
@@ -77,8 +81,10 @@ class FakeService:
         *,
         clock: Clock | None = None,
         base_url: str = DEFAULT_BASE_URL,
+        cors_origins: Iterable[str] = (),
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.cors = CorsSettings(cors_origins)
         self.clock = clock or Clock("manual")
         self.store = Store()
         install_tables(self.store)
@@ -86,7 +92,8 @@ class FakeService:
         self.server_errors: list[BaseException] = []
         self._before: list[BeforeHook] = []
         self._after: list[AfterHook] = []
-        self.app = AsgiApp(self)
+        self.events = EventHub(self)
+        self.app = build_app(self)
         extend_service(self)
         self.scenario_source = scenario
         if scenario is not None:
@@ -130,8 +137,9 @@ class FakeService:
         if not replace:
             load_into(self, scenario)
             return
-        fresh = type(self)(None, base_url=self.base_url)
+        fresh = type(self)(None, base_url=self.base_url, cors_origins=self.cors.base)
         load_into(fresh, scenario)
+        self.cors.origins = fresh.cors.origins
         self.restore(fresh.snapshot())
         self.control.load_config(fresh.control.config())
         self.mark_initial()

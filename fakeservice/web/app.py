@@ -1,0 +1,94 @@
+"""The Starlette application of a :class:`~fakeservice.service.FakeService` (``svc.app``).
+
+Routes, in order:
+
+* ``/api/v4``: a :class:`~starlette.routing.Mount` whose app is the raw dispatch
+  (:class:`~fakeservice.web.raw.RawDispatch`), routed on the raw path so ``%2F`` survives,
+  with no thread portal;
+* ``/_fake/dashboard`` and ``/_fake/events``: the live dashboard (static files, its state
+  and a server-sent event stream), then the rest of the control plane under ``/_fake``;
+* ``/oauth``: the token endpoint;
+* git smart HTTP (``…/info/refs``, ``…/git-upload-pack``, ``…/git-receive-pack``);
+* everything else goes to the dispatch too, which answers the service's own 404/405.
+
+The ``/api/v4`` Mount comes first and API requests may even skip the router (see
+:class:`FakeApp`): this keeps the fake's throughput at the raw dispatch's.
+
+Lifespan, exception handling and middleware (CORS, see :mod:`.cors`) are Starlette's.
+The app can be mounted inside another Starlette or FastAPI application: the path it is
+mounted under is taken off the raw path before dispatch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.types import Receive, Scope, Send
+
+from fakeservice.web.cors import ServiceCors
+from fakeservice.web.raw import ROOT_KEY, RawDispatch
+
+if TYPE_CHECKING:
+    from fakeservice.service import FakeService
+
+API_PREFIX = "/api/v4/"
+GIT_ENDPOINTS: tuple[str, ...] = ("info/refs", "git-upload-pack", "git-receive-pack")
+
+
+class FakeApp(Starlette):
+    """A Starlette application serving one service; ``app.service`` is that service.
+
+    The hot path: an API request (under ``/api/v4/``) goes straight to the ``/api/v4``
+    Mount's app, the raw dispatch, when nothing could act on it on the way (CORS off and
+    no middleware added to the app), exactly as the router would send it there.
+    """
+
+    service: FakeService
+    api: RawDispatch
+
+    def __init__(self, service: FakeService, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.service = service
+        self.api = self.routes[0].app  # type: ignore[attr-defined]
+        self._own_middleware = len(self.user_middleware)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # where the fake itself is mounted (empty when it is the top-level app)
+        root = scope[ROOT_KEY] = scope.get("root_path", "")
+        if (
+            scope["type"] == "http"
+            and scope["path"].startswith(API_PREFIX, len(root))
+            and not self.service.cors.origins
+            and len(self.user_middleware) == self._own_middleware
+        ):
+            scope["app"] = self
+            await self.api(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def routes(service: FakeService) -> list[BaseRoute]:
+    from fakeservice.dashboard.routes import dashboard_routes
+
+    raw = RawDispatch(service)
+    return [
+        Mount("/api/v4", app=raw, name="api"),
+        *dashboard_routes(service),
+        Mount("/_fake", app=raw, name="control"),
+        Mount("/oauth", app=raw, name="oauth"),
+        *(Route("/{repository:path}/" + end, raw, name=end) for end in GIT_ENDPOINTS),
+        Mount("", app=raw, name="fallback"),
+    ]
+
+
+def build_app(service: FakeService) -> FakeApp:
+    """The Starlette application serving ``service``."""
+
+    return FakeApp(
+        service,
+        routes=routes(service),
+        middleware=[Middleware(ServiceCors, settings=service.cors)],
+    )
