@@ -13,6 +13,8 @@ import gitlab
 import httpx
 import pytest
 import uvicorn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route
@@ -182,3 +184,39 @@ def test_python_gitlab_against_the_live_server(svc: FakeService) -> None:
         raw = httpx.get(url + "/api/v4/projects/acme%2Fwebsite", headers=ROOT)
         assert raw.headers["date"] == "Thu, 01 Jan 2026 09:00:00 GMT"
         assert "server" not in raw.headers
+
+
+SEGMENT = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-_", min_size=1, max_size=12)
+QUERIES = st.sampled_from(
+    [
+        "/api/v4/projects/acme%2Fwebsite",
+        "/api/v4/projects?per_page=3&page=2",
+        "/api/v4/users/alice",
+        "/api/v4/groups/acme%2Fplatform",
+        "/api/v4/projects/acme%2Fwebsite/repository/branches?per_page=1",
+        "/api/v4/nope",
+        "/_fake/clock",
+    ]
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prefix=st.lists(SEGMENT, min_size=1, max_size=3), path=QUERIES)
+def test_mounted_anywhere_the_fake_answers_as_at_the_root(prefix: list[str], path: str) -> None:
+    """Under any mount path, the same answer as unmounted, its links under the mount."""
+    mount = "/" + "/".join(prefix)
+    direct, nested = FakeService.from_template(TEMPLATE), FakeService.from_template(TEMPLATE)
+    parent = Starlette(routes=[Mount(mount, app=nested.app)])
+    with TestClient(direct.app) as plain, TestClient(parent) as mounted:
+        expected = plain.get(path, headers=ROOT)
+        found = mounted.get(mount + path, headers=ROOT)
+    assert found.status_code == expected.status_code
+    root, under = "http://testserver", f"http://testserver{mount}"
+    assert found.text == expected.text.replace(root, under)
+    assert found.headers.get("link") == (
+        expected.headers["link"].replace(root, under) if "link" in expected.headers else None
+    )
+    assert [e.path for e in nested.journal.entries()] == [e.path for e in direct.journal.entries()]
+
+
+TEMPLATE = FakeService().template()
