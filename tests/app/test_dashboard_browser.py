@@ -92,7 +92,7 @@ def job_chips(driver: Any, pipeline_id: int) -> dict[str, str]:
         const row = document.querySelector(`#panel-pipelines tr[data-id="${arguments[0]}"]`);
         if (!row) return null;
         const chips = row.querySelectorAll(".col-jobs .chip");
-        return Object.fromEntries([...chips].map((c) => [c.textContent, c.dataset.status]));
+        return Object.fromEntries([...chips].map((c) => [c.dataset.label, c.dataset.status]));
         """,
         pipeline_id,
     )
@@ -112,6 +112,18 @@ def store_jobs(svc: FakeService, pipeline_id: int) -> dict[str, str]:
 def store_pipeline(svc: FakeService, pipeline_id: int) -> str:
     with svc.store.lock:
         return str(svc.store.tables["ci_pipelines"].get(pipeline_id).status)
+
+
+def screenshot(driver: Any, svc: FakeService) -> None:
+    """docs/dashboard.png, the same on every run: the page settled, nothing animating."""
+    now = svc.clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    wait_for(driver, lambda d: d.find_element("id", "clock-now").text == now, "the clock")
+    driver.execute_script(
+        "const style = document.createElement('style');"
+        "style.textContent = '* { animation: none !important; caret-color: transparent; }';"
+        "document.head.append(style); document.activeElement.blur();"
+    )
+    driver.save_screenshot(str(SCREENSHOT))
 
 
 def open_dashboard(driver: Any, url: str) -> None:
@@ -162,7 +174,7 @@ def test_a_pipeline_appears_and_moves_without_a_reload(browser: Any) -> None:
             if seen[-1] != expected:
                 seen.append(expected)
             if len(seen) == 3:
-                browser.save_screenshot(str(SCREENSHOT))  # a pipeline mid-way
+                screenshot(browser, svc)  # a pipeline mid-way
         # the page followed the jobs by itself: no API request was made meanwhile
         assert svc.journal.count() == requests_so_far
         assert len(seen) >= 3, f"the jobs did not move: {seen}"
@@ -200,7 +212,7 @@ def test_the_controls_finish_a_job_and_add_faults_and_rate_limits(browser: Any) 
         ).json()
         chips = wait_for(browser, lambda d: job_chips(d, created["id"]), "the new pipeline")
         name = next(job for job, status in chips.items() if status == "pending")
-        chip = f'//tr[@data-id="{created["id"]}"]//span[@data-job-id and text()="{name}"]'
+        chip = f'//tr[@data-id="{created["id"]}"]//span[@data-job-id and @data-label="{name}"]'
         job_id = int(browser.find_element(By.XPATH, chip).get_attribute("data-job-id"))
         wait_for(browser, lambda d: click(d, By.XPATH, chip), "the job's chip")  # fills its id
         assert browser.find_element(By.ID, "job-id").get_attribute("value") == str(job_id)

@@ -59,8 +59,11 @@ async function act(method, path, body) {
 function cell(column, value) {
   if (Array.isArray(value)) {
     return el("td", { class: `col-${column}` }, ...value.map((item) => {
-      const attrs = item.id !== undefined ? { "data-job-id": item.id, title: `${item.stage || ""} #${item.id}: ${item.status}`, onclick: () => { $("#job-id").value = item.id; } } : {};
-      return chip(item.label, item.status, attrs);
+      const attrs = { "data-label": item.label };
+      if (item.id !== undefined) {
+        Object.assign(attrs, { "data-job-id": item.id, title: `${item.stage || ""} #${item.id}: ${item.status}`, onclick: () => { $("#job-id").value = item.id; } });
+      }
+      return chip(el("span", {}, item.label, el("span", { class: "state" }, item.status)), item.status, attrs);
     }));
   }
   if (column === "status" && value) return el("td", { class: "col-status" }, chip(value, value));
