@@ -21,10 +21,14 @@ mounted under is taken off the raw path before dispatch.
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
@@ -91,4 +95,17 @@ def build_app(service: FakeService) -> FakeApp:
         service,
         routes=routes(service),
         middleware=[Middleware(ServiceCors, settings=service.cors)],
+        exception_handlers={HTTPException: http_error},
+    )
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (a wrong method on a dashboard route, a missing static file)
+    in the service's shape: ``{"error": "404 Not Found"}``."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code in (204, 304):
+        return Response(status_code=exc.status_code, headers=exc.headers)
+    phrase = HTTPStatus(exc.status_code).phrase
+    return JSONResponse(
+        {"error": f"{exc.status_code} {phrase}"}, status_code=exc.status_code, headers=exc.headers
     )

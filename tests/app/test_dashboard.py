@@ -33,7 +33,12 @@ def test_the_page_and_its_files_are_served_without_any_network() -> None:
         slash = client.get("/_fake/dashboard/", follow_redirects=False)
         assert (slash.status_code, slash.headers["location"]) == (308, "../dashboard")
         assert client.get("/_fake/dashboard/static/../../routes.py").status_code == 404
-        assert client.get("/_fake/dashboard/static/nope.js").status_code == 404
+        missing = client.get("/_fake/dashboard/static/nope.js")
+        assert (missing.status_code, missing.json()) == (404, {"error": "404 Not Found"})
+        # another method falls through to the control plane, which has no such route
+        wrong = client.post("/_fake/dashboard/state", json={"x": 1})
+        assert (wrong.status_code, wrong.json()) == (404, {"error": "404 Not Found"})
+        assert client.head("/_fake/dashboard").status_code == 200
     assert svc.journal.count() == 0  # the dashboard's own requests are not journaled
 
 
