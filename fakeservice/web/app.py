@@ -53,10 +53,10 @@ class FakeApp(Starlette):
     service: FakeService
     api: RawDispatch
 
-    def __init__(self, service: FakeService, **kw: Any) -> None:
+    def __init__(self, service: FakeService, api: RawDispatch, **kw: Any) -> None:
         super().__init__(**kw)
         self.service = service
-        self.api = self.routes[0].app  # type: ignore[attr-defined]
+        self.api = api
         self._own_middleware = len(self.user_middleware)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -74,10 +74,9 @@ class FakeApp(Starlette):
         await super().__call__(scope, receive, send)
 
 
-def routes(service: FakeService) -> list[BaseRoute]:
+def routes(service: FakeService, raw: RawDispatch) -> list[BaseRoute]:
     from fakeservice.dashboard.routes import dashboard_routes
 
-    raw = RawDispatch(service)
     return [
         Mount("/api/v4", app=raw, name="api"),
         *dashboard_routes(service),
@@ -90,18 +89,19 @@ def routes(service: FakeService) -> list[BaseRoute]:
 
 def build_app(service: FakeService) -> FakeApp:
     """The Starlette application serving ``service``."""
-
+    raw = RawDispatch(service)
     return FakeApp(
         service,
-        routes=routes(service),
+        raw,
+        routes=routes(service, raw),
         middleware=[Middleware(ServiceCors, settings=service.cors)],
         exception_handlers={HTTPException: http_error},
     )
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's own errors (a wrong method on a dashboard route, a missing static file)
-    in the service's shape: ``{"error": "404 Not Found"}``."""
+    """Starlette's own errors (a missing static file of the dashboard) in the service's
+    shape: ``{"error": "404 Not Found"}``."""
     assert isinstance(exc, HTTPException)
     if exc.status_code in (204, 304):
         return Response(status_code=exc.status_code, headers=exc.headers)

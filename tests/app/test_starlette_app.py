@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from fakeservice import FakeService
 from fakeservice.testing.server import listening_socket
@@ -103,6 +104,25 @@ def test_control_plane_oauth_and_git_are_served(svc: FakeService) -> None:
         private = client.get("/acme/secret-ops/vault.git/info/refs?service=git-upload-pack")
         assert private.status_code == 401
         assert private.headers["www-authenticate"] == 'Basic realm="GitLab"'
+
+
+def test_middleware_added_by_the_user_sees_api_requests(svc: FakeService) -> None:
+    seen: list[str] = []
+
+    class Tag:
+        def __init__(self, app: ASGIApp) -> None:
+            self.app = app
+
+        async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+            if scope["type"] == "http":
+                seen.append(scope["path"])
+            await self.app(scope, receive, send)
+
+    svc.app.add_middleware(Tag)
+    with TestClient(svc.app) as client:
+        assert client.get("/api/v4/projects/acme%2Fwebsite", headers=ROOT).status_code == 200
+        assert client.get("/_fake/clock").status_code == 200
+    assert seen == ["/api/v4/projects/acme/website", "/_fake/clock"]
 
 
 def test_lifespan_is_starlettes(svc: FakeService) -> None:
