@@ -171,3 +171,16 @@ def test_shutdown_ends_open_streams() -> None:
         svc.events.close()
         assert list(stream) == []  # the server ended it
         response.close()
+
+
+def test_stopping_the_server_ends_open_streams_cleanly() -> None:
+    svc = FakeService()
+    with httpx.Client(timeout=10) as client:
+        with svc.serve() as url:
+            response = client.send(client.build_request("GET", url + "/_fake/events"), stream=True)
+            stream = events(response)
+            assert next_event(stream, "hello")
+        # the server ended the stream before shutting down (not cut at the graceful timeout)
+        assert list(stream) == []
+        response.close()
+    assert svc.events.listening == 0
