@@ -32,8 +32,14 @@ class Subscriber:
     queue: asyncio.Queue[Event]
 
     def put(self, event: Event) -> None:
-        """Queue ``event`` (from any thread); a subscriber too slow to keep up loses it."""
-        self.loop.call_soon_threadsafe(self._put, event)
+        """Queue ``event`` (from any thread); a subscriber too slow to keep up loses it, and
+        one whose event loop has closed (its server is gone) gets nothing."""
+        if self.loop.is_closed():
+            return
+        try:
+            self.loop.call_soon_threadsafe(self._put, event)
+        except RuntimeError:  # closed meanwhile
+            return
 
     def _put(self, event: Event) -> None:
         if event is None or self.queue.qsize() < QUEUE_LIMIT:

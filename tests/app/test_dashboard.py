@@ -4,6 +4,7 @@ transitions, live)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
@@ -184,3 +185,18 @@ def test_stopping_the_server_ends_open_streams_cleanly() -> None:
         assert list(stream) == []
         response.close()
     assert svc.events.listening == 0
+
+
+def test_a_subscriber_whose_loop_is_gone_is_skipped() -> None:
+    svc = FakeService()
+
+    async def subscribe() -> object:
+        return svc.events.subscribe()
+
+    loop = asyncio.new_event_loop()
+    subscriber = loop.run_until_complete(subscribe())
+    loop.close()
+    svc.request("GET", "/version", token="root-token")  # publishes to the dead subscriber
+    assert svc.server_errors == []
+    svc.events.unsubscribe(subscriber)  # type: ignore[arg-type]
+    assert Machine.listeners == []
