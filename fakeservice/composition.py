@@ -35,6 +35,8 @@ class Composition:
         self.events = Events()
         self.sections = Sections()
         self.extensions: list[Extension] = []
+        # dashboard panels by key (fakeservice.dashboard.panels.Panel)
+        self.panels: dict[str, Any] = {}
         # the scenario-key registration methods, under the names areas use
         self.scenario_section = self.sections.register_section
         self.project_section = self.sections.register_project_section
@@ -62,6 +64,11 @@ class Composition:
         per-service helpers such as ``service.runner``, control endpoints' state, hooks)."""
         if extend not in self.extensions:
             self.extensions.append(extend)
+
+    def panel(self, panel: Any) -> None:
+        """Show ``panel`` (a :class:`fakeservice.dashboard.panels.Panel`) on the dashboard
+        (a key registered twice keeps its first registration)."""
+        self.panels.setdefault(panel.key, panel)
 
     # -- what a service is built from ------------------------------------------------------
     @cached_property

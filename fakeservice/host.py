@@ -28,6 +28,7 @@ class Host(Protocol):
     store: Store
     router: Router
     sections: Any  # scenarios.sections.Sections: the scenario keys of its areas
+    composition: Any  # composition.Composition: what its areas registered
     server_errors: list[BaseException]
     app: Any  # the ASGI application serving it
     # attached by the areas' extensions

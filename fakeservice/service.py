@@ -13,7 +13,7 @@ serve it on a loopback port (``with svc.serve() as url``).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,8 +24,10 @@ import attrs
 from fakeservice.areas import Area, compose
 from fakeservice.core.clock import Clock
 from fakeservice.core.store import Store
-from fakeservice.web.asgi import AsgiApp
+from fakeservice.dashboard.events import EventHub
+from fakeservice.web.app import build_app
 from fakeservice.web.auth import Caller
+from fakeservice.web.cors import CorsSettings
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
 
@@ -58,6 +60,8 @@ class FakeService:
     default scenario) or ``None`` (an empty instance with no users at all). ``areas``
     lists the area modules the service is made of (default: every area,
     :data:`fakeservice.areas.AREAS`); a scenario may only use their keys.
+    ``cors_origins`` turns CORS on for those origins (``"*"``: any), see
+    :mod:`fakeservice.web.cors`. ``app`` is the Starlette application serving it.
     """
 
     # Attached at construction by the areas' extensions (``setup.extension``).
@@ -74,8 +78,10 @@ class FakeService:
         clock: Clock | None = None,
         base_url: str = DEFAULT_BASE_URL,
         areas: Sequence[Area] | None = None,
+        cors_origins: Iterable[str] = (),
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.cors = CorsSettings(cors_origins)
         self.clock = clock or Clock("manual")
         self.composition = compose(areas)
         self.store = Store()
@@ -85,7 +91,8 @@ class FakeService:
         self.server_errors: list[BaseException] = []
         self._before: list[BeforeHook] = []
         self._after: list[AfterHook] = []
-        self.app = AsgiApp(self)
+        self.events = EventHub(self)
+        self.app = build_app(self)
         self.composition.extend(self)
         self.scenario_source = scenario
         if scenario is not None:
@@ -132,8 +139,11 @@ class FakeService:
         if not replace:
             load_into(self, scenario)
             return
-        fresh = type(self)(None, base_url=self.base_url, areas=self.composition.areas)
+        fresh = type(self)(
+            None, base_url=self.base_url, areas=self.composition.areas, cors_origins=self.cors.base
+        )
         load_into(fresh, scenario)
+        self.cors.origins = fresh.cors.origins
         self.restore(fresh.snapshot())
         self.control.load_config(fresh.control.config())
         self.mark_initial()

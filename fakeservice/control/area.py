@@ -11,6 +11,10 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.control import routes, service
+    from fakeservice.dashboard import builtin_panels
+    from fakeservice.web import cors
 
     setup.routes(routes.api)
     setup.extension(service.extend)
+    cors.register(setup.sections)
+    builtin_panels.register(setup)

@@ -47,9 +47,14 @@ def project_identity(project: Project) -> dict[str, Any]:
     }
 
 
+def authority(base_url: str) -> str:
+    """``host[:port]`` of a base URL, without the path the fake may be mounted under."""
+    return base_url.split("://", 1)[-1].split("/", 1)[0]
+
+
 def project_simple(store: Store, project: Project, base_url: str) -> dict[str, Any]:
     ns = namespaces(store).rows[project.namespace_id]
-    host = base_url.split("://", 1)[-1].split(":", 1)[0]
+    host = authority(base_url).split(":", 1)[0]
     out: dict[str, Any] = {
         **project_identity(project),
         "default_branch": project.default_branch,
@@ -78,7 +83,7 @@ def project_full(
     api = f"{base_url}/api/v4/projects/{project.id}"
     ns = namespaces(store).rows[project.namespace_id]
     out["container_registry_image_prefix"] = (
-        f"registry.{base_url.split('://', 1)[-1]}/{project.path_with_namespace}"
+        f"registry.{authority(base_url)}/{project.path_with_namespace}"
     )
     out["_links"] = {
         "self": api,
