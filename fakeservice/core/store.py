@@ -9,6 +9,11 @@ A :class:`Table` keeps its records by id and maintains any number of indexes:
 A :class:`Selection` is a lazy, ordered view over one or more partitions with an optional
 predicate; the pagination layer slices it. Snapshots pickle the rows, index contents and
 sequences (never the index functions), so restore does not rebuild anything.
+
+Rows and extras are :mod:`tracked maps <fakeservice.core.tracking>`: after
+:meth:`Store.track`, :meth:`Store.rollback` puts the state back to a pristine snapshot
+by looking only at the rows, sequences and extras touched since, so resetting between
+tests costs what the test did, not the size of the state.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
 from sortedcontainers import SortedList
+
+from fakeservice.core.rollback import rollback_extras, rollback_table
+from fakeservice.core.tracking import TrackedExtras, TrackedMap, rows_map
 
 R = TypeVar("R")
 SortKey = tuple[Any, ...]
@@ -149,7 +157,7 @@ class Table(Generic[R]):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.rows: dict[int, R] = {}
+        self.rows: TrackedMap = TrackedMap()
         self.unique: dict[str, UniqueIndex] = {}
         self.sorted: dict[str, SortedIndex] = {}
         self.add_sorted("all", lambda r: ALL)
@@ -212,7 +220,9 @@ class Table(Generic[R]):
         return record_id in self.rows
 
     def __iter__(self) -> Iterator[R]:
-        return iter(self.rows.values())
+        """Every record in id order (not the rows' insertion order, which an undo moves)."""
+        rows = self.rows
+        return (rows[entry[-1]] for entry in self.sorted[ALL].part(ALL))
 
     def _index(self, record: R) -> None:
         for index in self.unique.values():
@@ -255,7 +265,7 @@ class Table(Generic[R]):
         }
 
     def load(self, state: dict[str, Any]) -> None:
-        self.rows = state["rows"]
+        self.rows = rows_map(state["rows"])
         for name, data in state["unique"].items():
             self.unique[name].load(data)
         for name, data in state["sorted"].items():
@@ -372,8 +382,11 @@ class Store:
         self.lock = threading.RLock()
         self.tables: dict[str, Table[Any]] = {}
         self.sequences: dict[str, int] = {}
-        self.iids: dict[tuple[str, Hashable], int] = {}
-        self.extras: dict[str, Any] = {}
+        self.iids: TrackedMap = TrackedMap()
+        self.extras: TrackedExtras = TrackedExtras()
+        self.tracking = False
+        self.against: object = None
+        self.whole = False  # the whole state was replaced since track(): no rollback
 
     def table(self, name: str) -> Table[Any]:
         found = self.tables.get(name)
@@ -415,5 +428,53 @@ class Store:
             for name in set(self.tables) - set(state["tables"]):
                 self.tables[name].load(Table(name).state() | {"unique": {}, "sorted": {}})
             self.sequences = state["sequences"]
-            self.iids = state["iids"]
-            self.extras = state["extras"]
+            self.iids = rows_map(state["iids"])
+            self.extras = TrackedExtras(state["extras"])
+            self.whole = True
+            if self.tracking:
+                self._arm()
+
+    # -- undo ------------------------------------------------------------------------------
+    def track(self, against: object = None) -> None:
+        """From now on note what is touched, so :meth:`rollback` can undo it.
+
+        ``against`` names the pristine state the caller will roll back to (any object,
+        compared by identity): a rollback to another one is refused."""
+        with self.lock:
+            self.against = against
+            self.tracking = True
+            self.whole = False
+            self._arm()
+
+    def _arm(self) -> None:
+        for table in self.tables.values():
+            table.rows.arm()
+        self.iids.arm()
+        self.extras.arm()
+
+    def rollback(self, pristine: dict[str, Any], against: object = None) -> bool:
+        """Back to ``pristine`` (an unpickled :meth:`snapshot`, left unmodified) by
+        undoing what was touched since :meth:`track`; False (and nothing done) when that
+        is not possible (not tracking, tracking against another state, or the whole state
+        was replaced since)."""
+        with self.lock:
+            if not self.tracking or self.whole or self.against is not against:
+                return False
+            tables = pristine["tables"]
+            for name, table in self.tables.items():
+                rows = tables[name]["rows"] if name in tables else {}
+                rollback_table(table, rows)
+            self.sequences = dict(pristine["sequences"])
+            _rollback_counters(self.iids, pristine["iids"])
+            rollback_extras(self.extras, pristine["extras"])
+            self._arm()
+            return True
+
+
+def _rollback_counters(live: TrackedMap, pristine: dict[Any, int]) -> None:
+    for key in live.touched or ():
+        was = pristine.get(key)
+        if was is None:
+            dict.pop(live, key, None)
+        else:
+            dict.__setitem__(live, key, was)

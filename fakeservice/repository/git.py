@@ -506,6 +506,25 @@ class Repository:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def unchanged_from(self, pristine: object) -> bool:
+        """Whether nothing was written since this repository was copied from ``pristine``:
+        objects are only ever added, so equal refs and object counts (and the same newest
+        object) mean equal repositories, without comparing every object."""
+        if not isinstance(pristine, Repository):
+            return False
+        mine, theirs = self._store.raw, pristine._store.raw
+        if len(mine) != len(theirs) or self._refs != pristine._refs:
+            return False
+        if self._default_branch != pristine._default_branch:
+            return False
+        return not mine or next(reversed(mine)) == next(reversed(theirs))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Repository:
+        """A fork: its own object and ref tables (objects are immutable bytes, shared)."""
+        fork = Repository.__new__(Repository)
+        fork.__setstate__(self.__getstate__())
+        return fork
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._store = ObjectStore(dict(state["objects"]))
         self._refs = dict(state["refs"])
