@@ -4,17 +4,26 @@ small-state twin.
 * isolation: what the ``fake_service`` fixture costs per test (putting the scenario's
   service back after a typical test: one project created, one read, one list page) on a
   1,000-project scenario against the default scenario.
+* history: reads of a repository of 3,000 and 20,000 commits against the same reads
+  of one of 50 (a file GET right after another commit, the first GET after a restore,
+  ``commits?path=``, blame, the tree), the repositories built through the git layer.
 
 Run: ``python bench/run.py --only scale`` (or ``make bench`` for every table).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import gc
+import statistics
 import time
+from collections.abc import Callable
 
 from table import Row, ratio_row
 
 from fakeservice import FakeService
+from fakeservice.projects.models import projects
+from fakeservice.repository.git import Action, Repository
 from fakeservice.service import ServiceTemplate
 from fakeservice.testing.recycle import recycled
 
@@ -63,8 +72,110 @@ def isolation_rows() -> list[Row]:
     ]
 
 
+def history_service(commits: int) -> FakeService:
+    """A service whose project 1 has ``commits`` commits: README.md and docs/a.md in
+    the first, then each changing one of 50 files under src/d0..d6 (built through the
+    git layer, not HTTP)."""
+    svc = FakeService(
+        {
+            "users": [{"username": "root", "admin": True, "tokens": [{"token": TOKEN}]}],
+            "projects": [{"path": "root/repo"}],
+        }
+    )
+    repo = Repository("main")
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    first = [Action("create", "README.md", b"hello\n"), Action("create", "docs/a.md", b"a\n")]
+    repo.commit("main", first, message="init", author_name="a", author_email="a@x.test", when=start)
+    for n in range(commits - 1):
+        path = f"src/d{n % 50 % 7}/f{n % 50}.txt"
+        change = Action("update" if n >= 50 else "create", path, f"v{n}\n".encode())
+        when = start + dt.timedelta(seconds=n + 1)
+        repo.commit(
+            "main", [change], message=f"c{n}", author_name="a", author_email="a@x", when=when
+        )
+    svc.store.extras.setdefault("repositories", {})[1] = repo
+    table = projects(svc.store)
+    table.update(table.get(1), empty_repo=False)
+    return svc
+
+
+def median_ms(action: Callable[[int], object], repeat: int) -> float:
+    samples = []
+    for index in range(repeat):
+        start = time.perf_counter()
+        action(index)
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def history_figures(svc: FakeService) -> dict[str, float]:
+    base = "/projects/1/repository"
+
+    def get(path: str) -> Callable[[int], object]:
+        def call(_index: int) -> object:
+            response = svc.request("GET", base + path, token=TOKEN)
+            assert response.status == 200, (path, response.status, response.body[:200])
+            return response
+
+        return call
+
+    readme = get("/files/README.md?ref=main")
+    snapshot = svc.snapshot()
+
+    def cold(_index: int) -> object:
+        svc.restore(snapshot)
+        gc.collect()  # the restore's garbage, not the read's
+        start = time.perf_counter()
+        readme(0)
+        return time.perf_counter() - start
+
+    first_reads = [cold(i) * 1000 for i in range(5)]
+    after_commit = []
+    for index in range(60):
+        body = {"branch": "main", "content": "x", "commit_message": "m"}
+        svc.request("POST", f"{base}/files/bench{index}.txt", token=TOKEN, json_body=body)
+        after_commit.append(median_ms(readme, 1))
+    return {
+        "file GET after a commit": statistics.median(after_commit),
+        "first file GET after a restore": statistics.median(first_reads),
+        "commits?path=README.md": median_ms(get("/commits?path=README.md"), 50),
+        "blame of a file": median_ms(get("/files/docs%2Fa.md/blame?ref=main"), 50),
+        "tree listing": median_ms(get("/tree?path=src"), 50),
+    }
+
+
+def history_rows() -> list[Row]:
+    small = history_figures(history_service(50))
+    rows = []
+    for size, label in ((3000, "3,000"), (20_000, "20,000")):
+        big = history_figures(history_service(size))
+        for name, value in big.items():
+            rows.append(
+                ratio_row(
+                    "history",
+                    f"{name}, {label} commits",
+                    value,
+                    small[name],
+                    "ms",
+                    "50 commits",
+                    1.5,
+                )
+            )
+        if size == 20_000:
+            rows.append(
+                Row(
+                    "history",
+                    "file GET, 20,000 commits",
+                    big["file GET after a commit"],
+                    "ms",
+                    target=2.0,
+                )
+            )
+    return rows
+
+
 def bench_rows() -> list[Row]:
-    return isolation_rows()
+    return isolation_rows() + history_rows()
 
 
 if __name__ == "__main__":
