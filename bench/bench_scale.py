@@ -4,6 +4,9 @@ small-state twin.
 * isolation: what the ``fake_service`` fixture costs per test (putting the scenario's
   service back after a typical test: one project created, one read, one list page) on a
   1,000-project scenario against the default scenario.
+* memory: the growth of the resident set of a process serving 50,000 requests against
+  the same process after 5,000 (in-process requests: reads and rewrites of one user;
+  the journal is a ring of 10,000), in a subprocess of its own.
 * history: reads of a repository of 3,000 and 20,000 commits against the same reads
   of one of 50 (a file GET right after another commit, the first GET after a restore,
   ``commits?path=``, blame, the tree), the repositories built through the git layer.
@@ -15,9 +18,13 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import json
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from table import Row, ratio_row
 
@@ -174,8 +181,47 @@ def history_rows() -> list[Row]:
     return rows
 
 
+def rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def requests_rss(counts: tuple[int, ...] = (5_000, 50_000)) -> list[float]:
+    """Resident MB after each count of requests (reads, and rewrites of one user)."""
+    svc = FakeService()
+    paths = ["/user", "/projects/1", "/users/2", "/projects/1/repository/branches"]
+    done, found = 0, []
+    for count in counts:
+        for index in range(done, count):
+            if index % 10 == 9:
+                body = {"bio": f"bio {index}"}
+                svc.request("PUT", "/users/2", token=TOKEN, json_body=body)
+            else:
+                svc.request("GET", paths[index % len(paths)], token=TOKEN)
+        done = count
+        gc.collect()
+        found.append(rss_mb())
+    return found
+
+
+def memory_rows() -> list[Row]:
+    code = "import bench_scale, json; print(json.dumps(bench_scale.requests_rss()))"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=str(Path(__file__).parent),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    small, big = json.loads(out.strip().splitlines()[-1])
+    return [Row("memory", "RSS growth, 5,000 to 50,000 requests", big - small, "MB", target=50.0)]
+
+
 def bench_rows() -> list[Row]:
-    return isolation_rows() + history_rows()
+    return isolation_rows() + history_rows() + memory_rows()
 
 
 if __name__ == "__main__":

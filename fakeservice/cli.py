@@ -34,6 +34,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--state-file", type=Path, help="restore from and save the state to PATH")
     serve.add_argument("--clock", choices=CLOCK_MODES, help="clock mode (default: the scenario's)")
     serve.add_argument("--log-level", default="warning", help="uvicorn log level")
+    serve.add_argument(
+        "--journal-size",
+        type=_journal_size,
+        metavar="N",
+        help="requests the journal keeps, oldest forgotten first (default: the scenario's, 10000)",
+    )
 
     replay = sub.add_parser("replay", help="run scenarios' steps and check their expectations")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
@@ -55,6 +61,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = {"serve": serve, "replay": replay, "check": check, "openapi": openapi}
     return command[args.command](args)
+
+
+def _journal_size(text: str) -> int:
+    from fakeservice.control.journal import MAX_CAPACITY
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_CAPACITY:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_CAPACITY}")
+    return value
 
 
 # -- serve -----------------------------------------------------------------------------------
@@ -79,7 +97,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     try:
-        service = FakeService(args.scenario, base_url=url)
+        service = FakeService(args.scenario, base_url=url, journal_capacity=args.journal_size)
         if args.state_file is not None:
             if args.state_file.exists():
                 service.load_state(args.state_file)

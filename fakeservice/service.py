@@ -77,6 +77,7 @@ class FakeService:
         *,
         clock: Clock | None = None,
         base_url: str = DEFAULT_BASE_URL,
+        journal_capacity: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.clock = clock or Clock("manual")
@@ -91,6 +92,8 @@ class FakeService:
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)
+        if journal_capacity is not None:
+            self.journal.resize(journal_capacity)
         self.mark_initial()
 
     @classmethod
@@ -104,6 +107,8 @@ class FakeService:
         service = cls(None, **kw)
         service.restore(template.snapshot)
         service.control.load_config(template.control)
+        if kw.get("journal_capacity") is not None:
+            service.journal.resize(kw["journal_capacity"])
         service._initial = template.snapshot
         service.control.mark_initial()
         service._track()

@@ -4,7 +4,11 @@ Each entry keeps the method, the raw path, the decoded query, the acting user (a
 sudo), the status, the decoded request body and whether a fault dropped the connection.
 Control-plane requests (``/_fake/...``) are not recorded. The journal is not part of
 snapshots: restoring a snapshot keeps it, :meth:`Journal.clear` (or a reset) empties it.
-It holds at most ``capacity`` entries; older ones are forgotten first.
+It is a ring of at most ``capacity`` entries (10,000 unless the ``FakeService``
+argument ``journal_capacity``, the scenario's ``journal: {capacity: N}`` or
+``fakeservice serve --journal-size N`` says otherwise): older entries are forgotten
+first and counted in :attr:`Journal.dropped`, so a long-running server's memory stays
+bounded.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from fakeservice.control.patterns import RequestPattern
 from fakeservice.web.http import BodyError, Request, UploadedFile, parse_body, parse_query
 
 DEFAULT_CAPACITY = 10_000
+MAX_CAPACITY = 10_000_000
 
 
 @attrs.frozen
@@ -83,8 +88,27 @@ class Journal:
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self._lock = threading.Lock()
-        self._entries: deque[JournalEntry] = deque(maxlen=capacity)
+        self._entries: deque[JournalEntry] = deque(maxlen=_checked(capacity))
         self._seq = 0
+        self._dropped = 0
+
+    @property
+    def capacity(self) -> int:
+        """The most entries kept."""
+        return self._entries.maxlen or DEFAULT_CAPACITY
+
+    @property
+    def dropped(self) -> int:
+        """Entries forgotten (to keep within the capacity) since the journal was emptied."""
+        return self._dropped
+
+    def resize(self, capacity: int) -> None:
+        """Keep at most ``capacity`` entries from now on (the newest ones stay)."""
+        capacity = _checked(capacity)
+        with self._lock:
+            kept = deque(self._entries, maxlen=capacity)
+            self._dropped += len(self._entries) - len(kept)
+            self._entries = kept
 
     def record(
         self,
@@ -110,6 +134,8 @@ class Journal:
                 sudo_by=sudo_by,
                 dropped=dropped,
             )
+            if len(self._entries) == self._entries.maxlen:
+                self._dropped += 1
             self._entries.append(entry)
             return entry
 
@@ -150,6 +176,7 @@ class Journal:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._dropped = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -157,3 +184,11 @@ class Journal:
     def __iter__(self) -> Iterator[JournalEntry]:
         with self._lock:
             return iter(list(self._entries))
+
+
+def _checked(capacity: int) -> int:
+    if isinstance(capacity, bool) or not isinstance(capacity, int):
+        raise ValueError("the journal capacity is a whole number")
+    if not 1 <= capacity <= MAX_CAPACITY:
+        raise ValueError(f"the journal capacity is between 1 and {MAX_CAPACITY:,}")
+    return capacity
