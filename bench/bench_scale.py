@@ -7,6 +7,8 @@ small-state twin.
 * memory: the growth of the resident set of a process serving 50,000 requests against
   the same process after 5,000 (in-process requests: reads and rewrites of one user;
   the journal is a ring of 10,000), in a subprocess of its own.
+* persistence: a small write (one user's bio) with the state file attached, at 3 MB and
+  at 300 MB of state (the bulk: repository objects of another project).
 * history: reads of a repository of 3,000 and 20,000 commits against the same reads
   of one of 50 (a file GET right after another commit, the first GET after a restore,
   ``commits?path=``, blame, the tree), the repositories built through the git layer.
@@ -220,8 +222,56 @@ def memory_rows() -> list[Row]:
     return [Row("memory", "RSS growth, 5,000 to 50,000 requests", big - small, "MB", target=50.0)]
 
 
+def state_of_size(megabytes: int) -> FakeService:
+    """The default scenario plus repository objects, ``megabytes`` of state in all."""
+    svc = FakeService()
+    repo = Repository("main")
+    chunk = 1 << 20
+    for index in range(megabytes):
+        data = index.to_bytes(8, "big") * (chunk // 8)
+        repo.object_store.raw[f"{index:040x}".encode()] = (3, data)
+    svc.store.extras.setdefault("repositories", {})[2] = repo
+    return svc
+
+
+def write_cost(megabytes: int, folder: Path) -> tuple[float, float]:
+    """(median ms of a small write with the state file attached, the file's MB)."""
+    from fakeservice.control.statefile import Persister
+
+    svc = state_of_size(megabytes)
+    path = folder / f"{megabytes}.state"
+    svc.add_hooks(after=Persister(svc, path))
+
+    def write(index: int) -> object:
+        body = {"bio": f"bio {index}"}
+        return svc.request("PUT", "/users/2", token=TOKEN, json_body=body)
+
+    write(-1)  # the first write saves the whole state
+    size = path.stat().st_size / 2**20
+    return median_ms(write, 200), size
+
+
+def persistence_rows() -> list[Row]:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        small, small_mb = write_cost(3, Path(folder))
+        big, big_mb = write_cost(300, Path(folder))
+    return [
+        ratio_row(
+            "persistence",
+            f"small write, {big_mb:.0f} MB state file",
+            big,
+            small,
+            "ms",
+            f"{small_mb:.0f} MB",
+            2.0,
+        )
+    ]
+
+
 def bench_rows() -> list[Row]:
-    return isolation_rows() + history_rows() + memory_rows()
+    return isolation_rows() + history_rows() + memory_rows() + persistence_rows()
 
 
 if __name__ == "__main__":

@@ -387,6 +387,7 @@ class Store:
         self.tracking = False
         self.against: object = None
         self.whole = False  # the whole state was replaced since track(): no rollback
+        self.generation = 0  # moves when the state changes other than through its maps
 
     def table(self, name: str) -> Table[Any]:
         found = self.tables.get(name)
@@ -431,6 +432,7 @@ class Store:
             self.iids = rows_map(state["iids"])
             self.extras = TrackedExtras(state["extras"])
             self.whole = True
+            self.generation += 1
             if self.tracking:
                 self._arm()
 
@@ -468,6 +470,7 @@ class Store:
             _rollback_counters(self.iids, pristine["iids"])
             rollback_extras(self.extras, pristine["extras"])
             self._arm()
+            self.generation += 1
             return True
 
 
