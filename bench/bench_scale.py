@@ -9,6 +9,12 @@ small-state twin.
   the journal is a ring of 10,000), in a subprocess of its own.
 * persistence: a small write (one user's bio) with the state file attached, at 3 MB and
   at 300 MB of state (the bulk: repository objects of another project).
+* records: tracemalloc bytes per user, per project (a service loading N of them against
+  one loading none, its initial snapshot included), per three-job pipeline and per
+  file commit (through the API, journal of one entry), against a floor (the target).
+* big scenarios: loading 10,000 users and 1,000 projects from a YAML file; a list page
+  (first, middle) of users and projects at 100,000 records against 100 (built through
+  the store, not HTTP).
 * history: reads of a repository of 3,000 and 20,000 commits against the same reads
   of one of 50 (a file GET right after another commit, the first GET after a restore,
   ``commits?path=``, blame, the tree), the repositories built through the git layer.
@@ -270,8 +276,127 @@ def persistence_rows() -> list[Row]:
     ]
 
 
+ROOT = {"username": "root", "admin": True, "tokens": [{"token": TOKEN, "scopes": ["api"]}]}
+
+
+def traced_bytes(make: Callable[[], object]) -> int:
+    """Bytes still allocated (tracemalloc) after ``make()``, its result kept."""
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    kept = make()
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del kept
+    return after - before
+
+
+def scenario_of(users: int = 0, projects: int = 0) -> dict[str, object]:
+    doc: dict[str, object] = {"users": [ROOT], "groups": [{"path": "g"}]}
+    if users:
+        doc["users"] = [ROOT, {"generate": users, "username": "u{n:06d}"}]
+    if projects:
+        doc["projects"] = [{"generate": projects, "path": "g/p{n:06d}"}]
+    return doc
+
+
+def per_request(count: int, request: Callable[[FakeService, int], None]) -> float:
+    svc = FakeService(journal_capacity=1)
+    for index in range(5):
+        request(svc, -1 - index)
+
+    def run() -> None:
+        for index in range(count):
+            request(svc, index)
+
+    return traced_bytes(run) / count
+
+
+def pipeline(svc: FakeService, _index: int) -> None:
+    answer = svc.request("POST", "/projects/1/pipeline", token=TOKEN, json_body={"ref": "main"})
+    assert answer.status == 201, answer.body
+
+
+def file_commit(svc: FakeService, index: int) -> None:
+    body = {"branch": "main", "content": f"{index}", "commit_message": "m"}
+    path = f"/projects/1/repository/files/bench%2Fdeep%2Fer%2Ff{index + 10}.txt"
+    answer = svc.request("POST", path, token=TOKEN, json_body=body)
+    assert answer.status == 201, answer.body
+
+
+def record_rows() -> list[Row]:
+    FakeService(scenario_of(users=10, projects=10))  # warm-up: one-time allocations
+    empty = traced_bytes(lambda: FakeService(scenario_of()))
+    user = (traced_bytes(lambda: FakeService(scenario_of(users=2000))) - empty) / 2000
+    project = (traced_bytes(lambda: FakeService(scenario_of(projects=500))) - empty) / 500
+    return [
+        Row("records", "per user", user / 1024, "KB", target=2.0),
+        Row("records", "per project", project / 1024, "KB", target=4.0),
+        Row(
+            "records", "per three-job pipeline", per_request(200, pipeline) / 1024, "KB", target=6.0
+        ),
+        Row("records", "per file commit (depth 4)", per_request(200, file_commit) / 1024, "KB"),
+    ]
+
+
+def big_scenario_rows() -> list[Row]:
+    import tempfile
+
+    import yaml
+
+    doc = scenario_of()
+    doc["users"] = [ROOT, *({"username": f"u{n:05d}"} for n in range(9_999))]
+    doc["projects"] = [{"path": f"g/p{n:04d}"} for n in range(1_000)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big.yaml"
+        path.write_text(yaml.safe_dump(doc), encoding="utf-8")
+        start = time.perf_counter()
+        FakeService(path)
+        seconds = time.perf_counter() - start
+    rows = [
+        Row("big scenarios", "load 10,000 users + 1,000 projects (YAML)", seconds, "s", target=3.0)
+    ]
+    for kind, path in (("users", "/users"), ("projects", "/projects")):
+        figures = {size: page_costs(kind, path, size) for size in (100, 100_000)}
+        for position, label in ((0, "first page"), (1, "middle page")):
+            rows.append(
+                ratio_row(
+                    "big scenarios",
+                    f"{kind} {label}, 100,000 records",
+                    figures[100_000][position],
+                    figures[100][position],
+                    "ms",
+                    "100 records",
+                    1.5,
+                )
+            )
+    return rows
+
+
+def page_costs(kind: str, path: str, size: int) -> tuple[float, float]:
+    """Median ms of the first and of a middle page of 20 with ``size`` records."""
+    svc = FakeService(scenario_of(**{kind: size - (1 if kind == "users" else 0)}))
+    middle = max(1, size // 2 // 20)
+
+    def page(number: int) -> Callable[[int], object]:
+        url = f"{path}?per_page=20&page={number}"
+        return lambda _index: svc.request("GET", url, token=TOKEN)
+
+    return median_ms(page(1), 50), median_ms(page(middle), 50)
+
+
 def bench_rows() -> list[Row]:
-    return isolation_rows() + history_rows() + memory_rows() + persistence_rows()
+    return (
+        isolation_rows()
+        + history_rows()
+        + memory_rows()
+        + persistence_rows()
+        + record_rows()
+        + big_scenario_rows()
+    )
 
 
 if __name__ == "__main__":

@@ -37,6 +37,11 @@ SortKey = tuple[Any, ...]
 _MISSING = object()
 
 
+def no_sort(record: Any) -> SortKey:
+    """The default sort of a sorted index: by id alone."""
+    return ()
+
+
 def as_id(key: object) -> int | None:
     """``key`` as a record id when it is written in ASCII digits only (``"42"``, 42), else None.
 
@@ -81,49 +86,84 @@ class SortedIndex:
 
     ``partition`` may return a single key, ``None`` (record not indexed) or, with
     ``multi=True``, an iterable of keys (the record appears in each partition).
+
+    Memory: a record costs its sort entry (one tuple, shared by its partition, by
+    ``current`` and by the table's other indexes with the same ``sort`` function) and
+    one dict slot; its partition key is stored apart only when it is not the index's
+    common one (the first key seen, e.g. ``"all"``). An index ordered by id alone
+    (``sort`` left to :func:`no_sort`) keeps no ``current`` at all: its entry is
+    ``(id,)``.
     """
 
     def __init__(
         self,
         name: str,
         partition: Callable[[Any], Any],
-        sort: Callable[[Any], SortKey] = lambda r: (),
+        sort: Callable[[Any], SortKey] = no_sort,
         *,
         multi: bool = False,
     ) -> None:
         self.name = name
+        self.plain = sort is no_sort
         self.partition = partition
         self.sort = sort
         self.multi = multi
         self.parts: dict[Hashable, SortedList] = {}
-        self.current: dict[int, tuple[tuple[Hashable, ...], SortKey]] = {}
+        self.current: dict[int, SortKey] = {}  # record id -> its sort entry
+        self.keyed: dict[int, Any] = {}  # record id -> its key(s) when not the common one
+        self.common: tuple[Any, ...] = ()  # (the common partition key,) once known
 
-    def _keys(self, record: Any) -> tuple[Hashable, ...]:
+    def _part(self, key: Hashable) -> SortedList:
+        part = self.parts.get(key)
+        if part is None:
+            part = self.parts[key] = SortedList()
+        return part
+
+    def _entry(self, record: Any, shared: dict[Any, SortKey] | None) -> SortKey:
+        if shared is not None:
+            found = shared.get(self.sort)
+            if found is not None:
+                return found
+        entry = (*self.sort(record), record.id)
+        if shared is not None:
+            shared[self.sort] = entry
+        return entry
+
+    def add(self, record: Any, shared: dict[Any, SortKey] | None = None) -> None:
+        """Index ``record``; ``shared`` lets the table's indexes share equal entries."""
         value = self.partition(record)
         if value is None:
-            return ()
-        if self.multi:
-            return tuple(dict.fromkeys(value))
-        return (value,)
-
-    def add(self, record: Any) -> None:
-        keys = self._keys(record)
-        if not keys:
             return
-        entry = (*self.sort(record), record.id)
-        for key in keys:
-            part = self.parts.get(key)
-            if part is None:
-                part = self.parts[key] = SortedList()
-            part.add(entry)
-        self.current[record.id] = (keys, entry)
+        rid = record.id
+        if self.multi:
+            keys = tuple(dict.fromkeys(value))
+            if not keys:
+                return
+            entry = self._entry(record, shared)
+            for key in keys:
+                self._part(key).add(entry)
+            self.keyed[rid] = keys
+        else:
+            entry = self._entry(record, shared)
+            self._part(value).add(entry)
+            if not self.common:
+                self.common = (value,)
+            elif value != self.common[0]:
+                self.keyed[rid] = value
+        if not self.plain:
+            self.current[rid] = entry
+
+    def _keys_of(self, record_id: int) -> tuple[Hashable, ...]:
+        found = self.keyed.pop(record_id, _MISSING)
+        if found is _MISSING:
+            return self.common
+        return found if self.multi else (found,)
 
     def remove(self, record_id: int) -> None:
-        found = self.current.pop(record_id, None)
-        if found is None:
+        entry = (record_id,) if self.plain else self.current.pop(record_id, None)
+        if entry is None:
             return
-        keys, entry = found
-        for key in keys:
+        for key in self._keys_of(record_id):
             part = self.parts.get(key)
             if part is not None:
                 part.discard(entry)
@@ -134,14 +174,27 @@ class SortedIndex:
         return self.parts.get(key) or _EMPTY
 
     def entry(self, record_id: int) -> SortKey | None:
-        found = self.current.get(record_id)
-        return found[1] if found else None
+        if not self.plain:
+            return self.current.get(record_id)
+        entry = (record_id,)
+        keys = self.keyed.get(record_id, _MISSING)
+        if keys is _MISSING:
+            keys = self.common
+        elif not self.multi:
+            keys = (keys,)
+        return entry if any(entry in self.part(key) for key in keys) else None
 
-    def state(self) -> tuple[dict[Hashable, SortedList], dict[int, Any]]:
-        return self.parts, self.current
+    def state(self) -> tuple[Any, ...]:
+        return self.parts, self.current, self.keyed, self.common
 
-    def load(self, state: tuple[dict[Hashable, SortedList], dict[int, Any]]) -> None:
-        self.parts, self.current = state
+    def load(self, state: tuple[Any, ...]) -> None:
+        if len(state) == 2:  # the earlier layout: id -> (keys, entry)
+            parts, old = state
+            self.parts, self.common = parts, ()
+            self.current = {rid: entry for rid, (_keys, entry) in old.items()}
+            self.keyed = {rid: keys if self.multi else keys[0] for rid, (keys, _e) in old.items()}
+            return
+        self.parts, self.current, self.keyed, self.common = state
 
 
 _EMPTY: SortedList = SortedList()
@@ -171,7 +224,7 @@ class Table(Generic[R]):
         self,
         name: str,
         partition: Callable[[Any], Any],
-        sort: Callable[[Any], SortKey] = lambda r: (),
+        sort: Callable[[Any], SortKey] = no_sort,
         *,
         multi: bool = False,
     ) -> Table[R]:
@@ -227,8 +280,9 @@ class Table(Generic[R]):
     def _index(self, record: R) -> None:
         for index in self.unique.values():
             index.add(record)
+        shared: dict[Any, SortKey] = {}
         for sindex in self.sorted.values():
-            sindex.add(record)
+            sindex.add(record, shared)
 
     def _unindex(self, record_id: int) -> None:
         for index in self.unique.values():
