@@ -69,6 +69,15 @@ class UniqueIndex:
         self.data[key] = record.id
         self.current[record.id] = key
 
+    def refresh(self, record: Any) -> None:
+        """Index ``record`` again after a change (nothing to do when its key is the same)."""
+        key = self.key(record)
+        stored = self.current.get(record.id, _MISSING)
+        if key is not None and stored == key and self.data.get(key) == record.id:
+            return
+        self.remove(record.id)
+        self.add(record)
+
     def remove(self, record_id: int) -> None:
         key = self.current.pop(record_id, _MISSING)
         if key is not _MISSING and self.data.get(key) == record_id:
@@ -152,6 +161,37 @@ class SortedIndex:
                 self.keyed[rid] = value
         if not self.plain:
             self.current[rid] = entry
+
+    def _new_keys(self, record: Any) -> tuple[Hashable, ...]:
+        value = self.partition(record)
+        if value is None:
+            return ()
+        return tuple(dict.fromkeys(value)) if self.multi else (value,)
+
+    def _stored_keys(self, record_id: int) -> tuple[Hashable, ...]:
+        """The partitions ``record_id`` is in now (without changing anything)."""
+        found = self.keyed.get(record_id, _MISSING)
+        if found is not _MISSING:
+            return found if self.multi else (found,)
+        if not self.common:
+            return ()
+        if self.plain:
+            return self.common if (record_id,) in self.part(self.common[0]) else ()
+        return self.common if record_id in self.current else ()
+
+    def refresh(self, record: Any, shared: dict[Any, SortKey] | None = None) -> None:
+        """Index ``record`` again after a change: nothing to do when its partitions and
+        sort entry are the same (the common case: most changes touch few sort keys)."""
+        rid = record.id
+        keys = self._new_keys(record)
+        if keys == self._stored_keys(rid):
+            if not keys:
+                return
+            old = (rid,) if self.plain else self.current.get(rid)
+            if self._entry(record, shared) == old:
+                return
+        self.remove(rid)
+        self.add(record, shared)
 
     def _keys_of(self, record_id: int) -> tuple[Hashable, ...]:
         found = self.keyed.pop(record_id, _MISSING)
@@ -250,15 +290,22 @@ class Table(Generic[R]):
         return None if rid is None else self.rows.get(rid)
 
     def update(self, record: R, **changes: Any) -> R:
-        self._unindex(record.id)  # type: ignore[attr-defined]
         for attr, value in changes.items():
             setattr(record, attr, value)
-        self._index(record)
-        return record
+        return self.reindex(record)
 
     def reindex(self, record: R) -> R:
-        self._unindex(record.id)  # type: ignore[attr-defined]
-        self._index(record)
+        """Bring every index in step with ``record`` after it changed (each index keeps
+        what it stored, so only the entries that moved are touched)."""
+        if record.id not in self.rows:  # type: ignore[attr-defined]
+            self._unindex(record.id)  # type: ignore[attr-defined]
+            self._index(record)
+            return record
+        for index in self.unique.values():
+            index.refresh(record)
+        shared: dict[Any, SortKey] = {}
+        for sindex in self.sorted.values():
+            sindex.refresh(record, shared)
         return record
 
     def delete(self, record: R) -> None:
