@@ -13,8 +13,8 @@ small-state twin.
   one loading none, its initial snapshot included), per three-job pipeline and per
   file commit (through the API, journal of one entry), against a floor (the target).
 * big scenarios: loading 10,000 users and 1,000 projects from a YAML file; a list page
-  (first, middle) of users and projects at 100,000 records against 100 (built through
-  the store, not HTTP).
+  (first, middle) of users, projects, pipelines and jobs at 100,000 records against
+  100 (pipelines and jobs inserted through the store, not HTTP).
 * history: reads of a repository of 3,000 and 20,000 commits against the same reads
   of one of 50 (a file GET right after another commit, the first GET after a restore,
   ``commits?path=``, blame, the tree), the repositories built through the git layer.
@@ -144,7 +144,7 @@ def history_figures(svc: FakeService) -> dict[str, float]:
         readme(0)
         return time.perf_counter() - start
 
-    first_reads = [cold(i) * 1000 for i in range(5)]
+    first_reads = [cold(i) * 1000 for i in range(11)]
     after_commit = []
     for index in range(60):
         body = {"branch": "main", "content": "x", "commit_message": "m"}
@@ -359,7 +359,9 @@ def big_scenario_rows() -> list[Row]:
     rows = [
         Row("big scenarios", "load 10,000 users + 1,000 projects (YAML)", seconds, "s", target=3.0)
     ]
-    for kind, path in (("users", "/users"), ("projects", "/projects")):
+    kinds = ("users", "/users"), ("projects", "/projects")
+    ci = ("pipelines", "/projects/1/pipelines"), ("jobs", "/projects/1/jobs")
+    for kind, path in (*kinds, *ci):
         figures = {size: page_costs(kind, path, size) for size in (100, 100_000)}
         for position, label in ((0, "first page"), (1, "middle page")):
             rows.append(
@@ -376,9 +378,32 @@ def big_scenario_rows() -> list[Row]:
     return rows
 
 
+def with_pipelines(size: int) -> FakeService:
+    """The default scenario plus ``size`` pipelines of one job each on acme/website,
+    inserted through the store."""
+    from fakeservice.ci.models import Job, Pipeline, jobs, pipelines
+
+    svc = FakeService()
+    sha = svc.request("GET", "/projects/1/repository/branches/main", token=TOKEN).json()
+    sha = sha["commit"]["id"]
+    store, now = svc.store, svc.now()
+    for _ in range(size):
+        pid = store.next_id("ci_pipelines")
+        iid = store.next_iid("ci_pipelines", 1)
+        pipelines(store).insert(
+            Pipeline(pid, iid, 1, "main", sha, sha, False, "push", now, now, status="success")
+        )
+        job = Job(store.next_id("ci_jobs"), 1, pid, "build", "build", 0, "main", sha, False, now)
+        jobs(store).insert(job)
+    return svc
+
+
 def page_costs(kind: str, path: str, size: int) -> tuple[float, float]:
     """Median ms of the first and of a middle page of 20 with ``size`` records."""
-    svc = FakeService(scenario_of(**{kind: size - (1 if kind == "users" else 0)}))
+    if kind in ("pipelines", "jobs"):
+        svc = with_pipelines(size)
+    else:
+        svc = FakeService(scenario_of(**{kind: size - (1 if kind == "users" else 0)}))
     middle = max(1, size // 2 // 20)
 
     def page(number: int) -> Callable[[int], object]:
