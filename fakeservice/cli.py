@@ -43,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ORIGIN",
         help="allow browser clients from ORIGIN (repeatable; * for any origin)",
     )
+    serve.add_argument(
+        "--journal-size",
+        type=_journal_size,
+        metavar="N",
+        help="requests the journal keeps, oldest forgotten first (default: the scenario's, 10000)",
+    )
 
     replay = sub.add_parser("replay", help="run scenarios' steps and check their expectations")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
@@ -66,6 +72,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     return command[args.command](args)
 
 
+def _journal_size(text: str) -> int:
+    from fakeservice.control.journal import MAX_CAPACITY
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_CAPACITY:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_CAPACITY}")
+    return value
+
+
 # -- serve -----------------------------------------------------------------------------------
 def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
@@ -86,7 +104,12 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     try:
-        service = FakeService(args.scenario, base_url=url, cors_origins=args.cors_origin)
+        service = FakeService(
+            args.scenario,
+            base_url=url,
+            cors_origins=args.cors_origin,
+            journal_capacity=args.journal_size,
+        )
         if args.state_file is not None:
             if args.state_file.exists():
                 service.load_state(args.state_file)

@@ -79,6 +79,7 @@ class FakeService:
         base_url: str = DEFAULT_BASE_URL,
         areas: Sequence[Area] | None = None,
         cors_origins: Iterable[str] = (),
+        journal_capacity: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.cors = CorsSettings(cors_origins)
@@ -97,6 +98,8 @@ class FakeService:
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)
+        if journal_capacity is not None:
+            self.journal.resize(journal_capacity)
         self.mark_initial()
 
     @classmethod
@@ -111,8 +114,11 @@ class FakeService:
         service = cls(None, **kw)
         service.restore(template.snapshot)
         service.control.load_config(template.control)
+        if kw.get("journal_capacity") is not None:
+            service.journal.resize(kw["journal_capacity"])
         service._initial = template.snapshot
         service.control.mark_initial()
+        service._track()
         return service
 
     def template(self) -> ServiceTemplate:
@@ -181,13 +187,32 @@ class FakeService:
         Also empties the journal and puts faults and rate limits back to what the
         scenario declared (their counters start afresh).
         """
-        self.restore(self._initial)
+        if not self._undo():
+            self.restore(self._initial)
+        self._track()
         self.control.reset()
+
+    def _track(self) -> None:
+        """Note changes from here on, against the initial state as it is now."""
+        self.store.track(against=self._initial)
+
+    def _undo(self) -> bool:
+        """Undo what was touched since the initial state; False when only a full restore
+        can (see :meth:`Store.rollback`). Costs what was touched, not the state's size."""
+        from fakeservice.core.pristine import pristine_state
+
+        store_state, clock_state = pristine_state(self._initial)
+        with self.store.lock:
+            if not self.store.rollback(store_state, against=self._initial):
+                return False
+            self.clock.load_state(clock_state)
+        return True
 
     def mark_initial(self) -> None:
         """Make the current state the one :meth:`reset` returns to."""
         self._initial = self.snapshot()
         self.control.mark_initial()
+        self._track()
 
     # -- clock ---------------------------------------------------------------------------
     def now(self) -> dt.datetime:

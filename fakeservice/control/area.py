@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.control import routes, service
+    from fakeservice.control import routes, scenario, service
     from fakeservice.dashboard import builtin_panels
     from fakeservice.web import cors
 
@@ -18,3 +18,4 @@ def register(setup: Composition) -> None:
     setup.extension(service.extend)
     cors.register(setup.sections)
     builtin_panels.register(setup)
+    scenario.register(setup.sections)
