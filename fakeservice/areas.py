@@ -22,6 +22,9 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.ci.models",
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
+    "fakeservice.labels.models",
+    "fakeservice.milestones.models",
+    "fakeservice.issues.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -45,6 +48,9 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_control",
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
+    "fakeservice.labels.routes",
+    "fakeservice.milestones.routes",
+    "fakeservice.issues.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

@@ -122,31 +122,31 @@ def test_area_sections_plug_in(isolated_sections: None, tmp_path: Path) -> None:
         schema=schema.ListOf(schema.STR),
     )
     register_project_section(
-        "notes",
+        "memos",
         lambda service, project, value, where: calls.append(
             ("project", project.path, value, where)
         ),
     )
     register_group_section(
-        "labels",
+        "stickers",
         lambda service, group, value, where: calls.append(("group", group.path, value, where)),
     )
     (tmp_path / "s.yaml").write_text(
         """\
 users: [{username: o}]
-groups: [{path: g, labels: [bug]}]
+groups: [{path: g, stickers: [bug]}]
 projects:
-  - {path: g/a, notes: first}
-  - {path: g/b, notes: second}
+  - {path: g/a, memos: first}
+  - {path: g/b, memos: second}
 widgets: [w1]
 """
     )
     FakeService(tmp_path / "s.yaml")
     assert calls == [
         ("top", ["w1"]),
-        ("group", "g", ["bug"], "groups[0].labels"),
-        ("project", "a", "first", "projects[0].notes"),
-        ("project", "b", "second", "projects[1].notes"),
+        ("group", "g", ["bug"], "groups[0].stickers"),
+        ("project", "a", "first", "projects[0].memos"),
+        ("project", "b", "second", "projects[1].memos"),
     ]
     (tmp_path / "bad.yaml").write_text("widgets: [[nested]]\n")
     with pytest.raises(ScenarioError) as caught:

@@ -1,0 +1,68 @@
+"""Choosing the index a list of issuables walks, so that a page costs what it shows.
+
+Every issuable table has, per order (``created_at``, ``updated_at``), the sorted indexes
+``project_<order>`` (partition: project id), ``all_<order>`` (one partition) and
+``label_<order>`` (partition: ``(project id, label id)``). A label filter on one project
+walks the partitions of the first label only; other filters are predicates on the walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fakeservice.core.store import Selection, Table
+from fakeservice.issues import filters
+from fakeservice.labels import models as labels
+from fakeservice.members.access import can_read_project
+from fakeservice.projects.models import projects
+
+Predicate = Callable[[Any], bool]
+
+
+def project_selection(
+    table: Table[Any],
+    project_id: int,
+    order: str,
+    reverse: bool,
+    label_sets: list[set[int]] | str | None,
+) -> Selection[Any]:
+    """One project's records in ``order``; through the label index when labels are named."""
+    if isinstance(label_sets, list) and label_sets:
+        keys = [(project_id, label_id) for label_id in sorted(label_sets[0])]
+        return table.select(f"label_{order}", keys, reverse=reverse)
+    return table.select(f"project_{order}", [project_id], reverse=reverse)
+
+
+def projects_selection(
+    table: Table[Any], project_ids: list[int] | None, order: str, reverse: bool
+) -> Selection[Any]:
+    """Records of several projects (None: every project) in ``order``."""
+    if project_ids is None:
+        return table.select(f"all_{order}", reverse=reverse)
+    return table.select(f"project_{order}", project_ids, reverse=reverse)
+
+
+def first_label_sets(
+    store: Any, project: Any, params: dict[str, Any]
+) -> list[set[int]] | str | None:
+    if not params.get("labels"):
+        return None
+    return filters.label_sets(store, labels.owners_of_project(store, project), params["labels"])
+
+
+def readable_projects(store: Any, user: Any, now: Any) -> Predicate:
+    """A cached 'may the caller read this record's project' predicate."""
+    seen: dict[int, bool] = {}
+    table = projects(store)
+
+    def readable(record: Any) -> bool:
+        found = seen.get(record.project_id)
+        if found is None:
+            project = table.get(record.project_id)
+            found = seen[record.project_id] = project is not None and can_read_project(
+                store, user, project, now
+            )
+        return found
+
+    return readable
