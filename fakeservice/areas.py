@@ -25,6 +25,10 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.labels.models",
     "fakeservice.milestones.models",
     "fakeservice.issues.models",
+    "fakeservice.merge_requests.models",
+    "fakeservice.approvals.settings",
+    "fakeservice.notes.models",
+    "fakeservice.approvals.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -51,10 +55,18 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.labels.routes",
     "fakeservice.milestones.routes",
     "fakeservice.issues.routes",
+    "fakeservice.merge_requests.routes",
+    "fakeservice.merge_requests.actions",
+    "fakeservice.notes.noteables",
+    "fakeservice.approvals.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
-SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service", "fakeservice.ci.extension")
+SERVICE_EXTENSIONS: tuple[str, ...] = (
+    "fakeservice.control.service",
+    "fakeservice.ci.extension",
+    "fakeservice.merge_requests.extension",
+)
 
 
 def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
@@ -67,6 +79,8 @@ LIFECYCLE_MODULES: tuple[str, ...] = (
     "fakeservice.repository.lifecycle",
     "fakeservice.ci.lifecycle",
     "fakeservice.environments.lifecycle",
+    "fakeservice.notes.system",
+    "fakeservice.approvals.reactions",
 )
 
 

@@ -12,12 +12,43 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.core.store import Selection, Table
+from fakeservice.groups.models import descendants
 from fakeservice.issues import filters
 from fakeservice.labels import models as labels
 from fakeservice.members.access import can_read_project
 from fakeservice.projects.models import projects
 
 Predicate = Callable[[Any], bool]
+
+
+def install_indexes(table: Table[Any]) -> None:
+    """The list indexes every issuable table has (see the module docstring), and
+    ``label_state`` for the label counts."""
+    for order in ("created_at", "updated_at"):
+        key = (lambda attr: lambda r: (getattr(r, attr),))(order)
+        table.add_sorted(f"project_{order}", lambda r: r.project_id, key)
+        table.add_sorted(f"all_{order}", lambda r: "all", key)
+        table.add_sorted(
+            f"label_{order}",
+            lambda r: [(r.project_id, label) for label in r.label_ids] or None,
+            key,
+            multi=True,
+        )
+    table.add_sorted(
+        "label_state",
+        lambda r: [(label, r.state) for label in r.label_ids] or None,
+        multi=True,
+    )
+
+
+def group_project_ids(store: Any, group: Any) -> list[int]:
+    """Ids of the projects of a group and of its subgroups."""
+    table = projects(store)
+    return [
+        entry[-1]
+        for ns in (group, *descendants(store, group))
+        for entry in table.sorted["ns_by_id"].part(ns.id)
+    ]
 
 
 def project_selection(

@@ -14,6 +14,7 @@ import attrs
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.machine import Machine
 from fakeservice.core.store import Store, Table
+from fakeservice.issues import listing
 
 TITLE_MAX = 255
 DESCRIPTION_MAX = 1_048_576
@@ -70,22 +71,8 @@ def issues(store: Store) -> Table[Issue]:
 def install(store: Store) -> None:
     table = store.table("issues")
     table.add_unique("project_iid", lambda r: (r.project_id, r.iid))
-    for order in ("created_at", "updated_at"):
-        key = (lambda attr: lambda r: (getattr(r, attr),))(order)
-        table.add_sorted(f"project_{order}", lambda r: r.project_id, key)
-        table.add_sorted(f"all_{order}", lambda r: "all", key)
-        table.add_sorted(
-            f"label_{order}",
-            lambda r: [(r.project_id, label) for label in r.label_ids] or None,
-            key,
-            multi=True,
-        )
+    listing.install_indexes(table)
     table.add_sorted("project_state", lambda r: (r.project_id, r.state))
-    table.add_sorted(
-        "label_state",
-        lambda r: [(label, r.state) for label in r.label_ids] or None,
-        multi=True,
-    )
 
 
 def find(store: Store, project_id: int, iid: int) -> Issue | None:

@@ -14,7 +14,6 @@ from typing import Any
 from fakeservice.core.errors import Forbidden, NotFound, ValidationFailed
 from fakeservice.core.store import Selection
 from fakeservice.groups.lookup import find_group_or_404
-from fakeservice.groups.models import descendants
 from fakeservice.issues import filters, listing, models, writes
 from fakeservice.issues import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.issues.views import issue_view
@@ -211,12 +210,7 @@ def list_issues(ctx: Context) -> Any:
 def list_group_issues(ctx: Context) -> Any:
     """List the issues of a group's projects and its subgroups' projects."""
     group = find_group_or_404(ctx, ctx.params["id"])
-    table = projects(ctx.store)
-    ids = [
-        entry[-1]
-        for ns in (group, *descendants(ctx.store, group))
-        for entry in table.sorted["ns_by_id"].part(ns.id)
-    ]
+    ids = listing.group_project_ids(ctx.store, group)
     return _cross_project(ctx, ids, "all")
 
 

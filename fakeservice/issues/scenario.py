@@ -24,7 +24,7 @@ from fakeservice.core.clock import parse_iso
 from fakeservice.core.errors import ApiError
 from fakeservice.issues import models
 from fakeservice.labels import models as labels
-from fakeservice.labels.scenario import api_message
+from fakeservice.labels.scenario import api_message, items
 from fakeservice.milestones import models as milestones
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.references import named_user
@@ -77,13 +77,10 @@ def people(service: FakeService, names: Any, where: str) -> list[int]:
 
 
 def load_issues(service: FakeService, project: Any, value: Any, where: str) -> None:
-    if not isinstance(value, list):
-        raise ScenarioError([(where, "must be a list")])
     store = service.store
     now = service.clock.now()
-    for index, spec in enumerate(value):
-        here = f"{where}[{index}]"
-        if not isinstance(spec, Mapping) or not spec.get("title"):
+    for here, spec in items(value, where):
+        if not spec.get("title"):
             raise ScenarioError([(here, "title is required")])
         created = spec.get("created_at")
         try:

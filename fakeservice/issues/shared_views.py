@@ -7,6 +7,7 @@ import datetime as dt
 import re
 from typing import Any
 
+from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.labels.models import sorted_names
 from fakeservice.labels.views import label_basic
@@ -17,6 +18,20 @@ from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
 
 _TASK = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+\[([ xX])\]", re.MULTILINE)
+
+
+def head(record: Any) -> dict[str, Any]:
+    """The fields every issuable shape opens with."""
+    return {
+        "id": record.id,
+        "iid": record.iid,
+        "project_id": record.project_id,
+        "title": record.title,
+        "description": record.description,
+        "state": record.state,
+        "created_at": iso(record.created_at),
+        "updated_at": iso(record.updated_at),
+    }
 
 
 def people(store: Store, ids: list[int], base_url: str) -> list[dict[str, Any]]:

@@ -29,14 +29,7 @@ def issue_view(
     web_url = f"{base_url}/{project.path_with_namespace}/-/issues/{record.iid}"
     api = f"{base_url}/api/v4/projects/{project.id}"
     out: dict[str, Any] = {
-        "id": record.id,
-        "iid": record.iid,
-        "project_id": record.project_id,
-        "title": record.title,
-        "description": record.description,
-        "state": record.state,
-        "created_at": iso(record.created_at),
-        "updated_at": iso(record.updated_at),
+        **common.head(record),
         "closed_at": iso(record.closed_at),
         "closed_by": user_ref(users(store).get(record.closed_by_id), base_url),
         "labels": common.labels_field(store, record.label_ids, label_details),

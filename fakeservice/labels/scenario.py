@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.errors import ApiError
@@ -42,6 +42,17 @@ def api_message(error: ApiError) -> str:
     if isinstance(message, dict):
         return "; ".join(f"{k} {' '.join(map(str, v))}" for k, v in message.items())
     return str(message)
+
+
+def items(value: Any, where: str) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """``(where, mapping)`` for each entry of a scenario list (problems for anything else)."""
+    if not isinstance(value, list):
+        raise ScenarioError([(where, "must be a list")])
+    for index, spec in enumerate(value):
+        here = f"{where}[{index}]"
+        if not isinstance(spec, Mapping):
+            raise ScenarioError([(here, "must be a mapping")])
+        yield here, spec
 
 
 def _load(service: FakeService, owner: models.Owner, value: Any, where: str) -> None:

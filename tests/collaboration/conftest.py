@@ -53,7 +53,7 @@ SCENARIO: dict[str, Any] = {
             "files": {
                 "README.md": "# Shop\n",
                 "app.py": "print('shop')\n",
-                ".gitlab-ci.yml": "test:\n  script: [make test]\n",
+                ".gitlab-ci.yml": "test:\n  script: [make test]\n  rules:\n    - when: always\n",
             },
             "commits": [
                 {

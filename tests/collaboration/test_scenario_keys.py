@@ -36,3 +36,43 @@ def test_unknown_milestone_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as caught:
         FakeService(tmp_path / "s.yaml")
     assert "unknown milestone 'nope'" in str(caught.value)
+
+
+MERGED = """\
+extends: default
+projects:
+  - path: acme/review
+    files: {a.txt: "a\\n"}
+    commits:
+      - {message: Add b, branch: topic, from: main, files: {b.txt: "b\\n"}}
+      - {message: Add c, branch: other, from: main, files: {c.txt: "c\\n"}}
+    issues: [{title: Bug}]
+    merge_requests:
+      - {title: Topic, source_branch: topic, description: "Closes #1", state: merged, author: alice}
+      - {title: "Draft: Other", source_branch: other, labels: [wip], reviewers: [bob]}
+"""
+
+
+def test_merge_requests_from_a_scenario(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(MERGED)
+    svc = FakeService(tmp_path / "s.yaml")
+    listed = svc.request("GET", "/projects/acme%2Freview/merge_requests", token="root-token").json()
+    assert [(m["iid"], m["state"], m["draft"]) for m in listed] == [
+        (2, "opened", True),
+        (1, "merged", False),
+    ]
+    assert listed[0]["labels"] == ["wip"] and listed[0]["reviewers"][0]["username"] == "bob"
+    issue = svc.request("GET", "/projects/acme%2Freview/issues/1", token="root-token").json()
+    assert issue["state"] == "closed"
+    tree = svc.request("GET", "/projects/acme%2Freview/repository/tree", token="root-token").json()
+    assert {e["name"] for e in tree} == {"a.txt", "b.txt"}
+
+
+def test_unknown_source_branch_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(
+        "extends: default\nprojects:\n  - path: acme/x\n    files: {a: a}\n"
+        "    merge_requests: [{title: t, source_branch: nope}]\n"
+    )
+    with pytest.raises(ScenarioError) as caught:
+        FakeService(tmp_path / "s.yaml")
+    assert "unknown branch 'nope'" in str(caught.value)
