@@ -29,6 +29,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.approvals.settings",
     "fakeservice.notes.models",
     "fakeservice.approvals.models",
+    "fakeservice.snippets.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -59,6 +60,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.merge_requests.actions",
     "fakeservice.notes.noteables",
     "fakeservice.approvals.routes",
+    "fakeservice.snippets.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

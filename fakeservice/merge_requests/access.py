@@ -7,20 +7,15 @@ project get ``404 Project Not Found``; a project whose merge requests feature is
 
 from __future__ import annotations
 
-from fakeservice.core.errors import Forbidden, NotFound
-from fakeservice.members.models import REPORTER
+from fakeservice.core.errors import NotFound
+from fakeservice.issues.features import project_with_feature
 from fakeservice.merge_requests.models import MergeRequest, find
-from fakeservice.projects.lookup import access_level, find_project_or_404
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 
 
 def project(ctx: Context) -> Project:
-    found = find_project_or_404(ctx, ctx.params["id"])
-    feature = found.features.get("merge_requests", "enabled")
-    if feature == "disabled" or (feature == "private" and access_level(ctx, found) < REPORTER):
-        raise Forbidden()
-    return found
+    return project_with_feature(ctx, "merge_requests")
 
 
 def merge_request(ctx: Context) -> tuple[Project, MergeRequest]:
