@@ -28,6 +28,7 @@ def install_indexes(table: Table[Any]) -> None:
         key = (lambda attr: lambda r: (getattr(r, attr),))(order)
         table.add_sorted(f"project_{order}", lambda r: r.project_id, key)
         table.add_sorted(f"all_{order}", lambda r: "all", key)
+        table.add_sorted(f"state_{order}", lambda r: (r.project_id, r.state), key)
         table.add_sorted(
             f"label_{order}",
             lambda r: [(r.project_id, label) for label in r.label_ids] or None,
@@ -57,12 +58,31 @@ def project_selection(
     order: str,
     reverse: bool,
     label_sets: list[set[int]] | str | None,
+    state: str | None = None,
 ) -> Selection[Any]:
-    """One project's records in ``order``; through the label index when labels are named."""
+    """One project's records in ``order``: through the label index when labels are named,
+    else through the state index when a state is asked (see :func:`served_by_state`)."""
     if isinstance(label_sets, list) and label_sets:
         keys = [(project_id, label_id) for label_id in sorted(label_sets[0])]
         return table.select(f"label_{order}", keys, reverse=reverse)
+    if state not in (None, "all"):
+        return table.select(f"state_{order}", [(project_id, state)], reverse=reverse)
     return table.select(f"project_{order}", [project_id], reverse=reverse)
+
+
+def served_by_state(label_sets: list[set[int]] | str | None, state: str | None) -> bool:
+    """Whether :func:`project_selection` used the state index (no state predicate needed)."""
+    return state not in (None, "all") and not (isinstance(label_sets, list) and label_sets)
+
+
+def served_by_index(label_sets: list[set[int]] | str | None) -> bool:
+    """Whether the label index alone answers the label filter (one name, one label), so
+    that no predicate walks the rows (counting a page stays O(log n))."""
+    return isinstance(label_sets, list) and len(label_sets) == 1 and len(label_sets[0]) == 1
+
+
+def without_labels(params: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in params.items() if key != "labels"}
 
 
 def projects_selection(

@@ -72,7 +72,6 @@ def install(store: Store) -> None:
     table = store.table("issues")
     table.add_unique("project_iid", lambda r: (r.project_id, r.iid))
     listing.install_indexes(table)
-    table.add_sorted("project_state", lambda r: (r.project_id, r.state))
 
 
 def find(store: Store, project_id: int, iid: int) -> Issue | None:

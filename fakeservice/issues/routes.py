@@ -118,11 +118,15 @@ def _scope_predicate(ctx: Context, default: str) -> Any:
 
 
 def _list_predicates(
-    ctx: Context, owners: list[labels.Owner] | None, default_scope: str
+    ctx: Context,
+    owners: list[labels.Owner] | None,
+    default_scope: str,
+    labels_served: bool = False,
+    state_served: bool = False,
 ) -> list[Any]:
     p = ctx.params
-    found = filters.predicates(ctx.store, owners, p)
-    if p.get("state") and p["state"] != "all":
+    found = filters.predicates(ctx.store, owners, listing.without_labels(p) if labels_served else p)
+    if p.get("state") and p["state"] != "all" and not state_served:
         state = p["state"]
         found.append(lambda r: r.state == state)
     if p.get("confidential") is not None:
@@ -164,16 +168,16 @@ def list_project_issues(ctx: Context) -> Any:
     project = find_project_or_404(ctx, ctx.params["id"])
     p = ctx.params
     owners = labels.owners_of_project(ctx.store, project)
+    sets = listing.first_label_sets(ctx.store, project, p)
+    state = p.get("state")
     selection = listing.project_selection(
-        models.issues(ctx.store),
-        project.id,
-        p["order_by"],
-        p["sort"] == "desc",
-        listing.first_label_sets(ctx.store, project, p),
+        models.issues(ctx.store), project.id, p["order_by"], p["sort"] == "desc", sets, state
     )
     role = access_level(ctx, project)
-    found = _list_predicates(ctx, owners, "all")
-    found.append(lambda r: may_see(ctx, project, r, role))
+    served = (listing.served_by_index(sets), listing.served_by_state(sets, state))
+    found = _list_predicates(ctx, owners, "all", *served)
+    if role < REPORTER:  # Reporters and up see every issue: no predicate to walk
+        found.append(lambda r: may_see(ctx, project, r, role))
     return ctx.paginate(selection.filter(filters.combine(found)), _render(ctx))
 
 

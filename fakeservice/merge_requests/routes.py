@@ -116,10 +116,10 @@ def _render_list(ctx: Context) -> Any:
     return render
 
 
-def _extra_predicates(ctx: Context, default_scope: str) -> list[Any]:
+def _extra_predicates(ctx: Context, default_scope: str, state_served: bool = False) -> list[Any]:
     p = ctx.params
     found: list[Any] = []
-    if p.get("state") and p["state"] != "all":
+    if p.get("state") and p["state"] != "all" and not state_served:
         state = p["state"]
         found.append(lambda r: r.state == state)
     for name in ("source_branch", "target_branch"):
@@ -154,8 +154,17 @@ def _approved_by(values: list[str]) -> Any:
     return lambda r: ids <= set(r.approved_by)
 
 
-def _list(ctx: Context, selection: Selection[Any], owners: list[Any] | None, scope: str) -> Any:
-    found = filters.predicates(ctx.store, owners, ctx.params) + _extra_predicates(ctx, scope)
+def _list(
+    ctx: Context,
+    selection: Selection[Any],
+    owners: list[Any] | None,
+    scope: str,
+    labels_served: bool = False,
+    state_served: bool = False,
+) -> Any:
+    params = listing.without_labels(ctx.params) if labels_served else ctx.params
+    found = filters.predicates(ctx.store, owners, params)
+    found += _extra_predicates(ctx, scope, state_served)
     if owners is None:
         found.append(listing.readable_projects(ctx.store, ctx.user, ctx.now))
     return ctx.paginate(selection.filter(filters.combine(found)), _render_list(ctx))
@@ -172,14 +181,19 @@ def list_project_merge_requests(ctx: Context) -> Any:
     """List a project's merge requests (every filter of §4.2; ``scope`` defaults to all)."""
     project = access.project(ctx)
     p = ctx.params
+    sets = listing.first_label_sets(ctx.store, project, p)
     selection = listing.project_selection(
         models.merge_requests(ctx.store),
         project.id,
         p["order_by"],
         p["sort"] == "desc",
-        listing.first_label_sets(ctx.store, project, p),
+        sets,
+        p.get("state"),
     )
-    return _list(ctx, selection, labels.owners_of_project(ctx.store, project), "all")
+    owners = labels.owners_of_project(ctx.store, project)
+    served = listing.served_by_index(sets)
+    by_state = listing.served_by_state(sets, p.get("state"))
+    return _list(ctx, selection, owners, "all", served, by_state)
 
 
 @api.get(
