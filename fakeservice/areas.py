@@ -83,6 +83,7 @@ LIFECYCLE_MODULES: tuple[str, ...] = (
     "fakeservice.environments.lifecycle",
     "fakeservice.notes.system",
     "fakeservice.approvals.reactions",
+    "fakeservice.notes.lifecycle",
 )
 
 

@@ -69,6 +69,7 @@ def rules(store: Store) -> Table[ApprovalRule]:
 def install(store: Store) -> None:
     table = store.table("approval_rules")
     table.add_sorted("owner", lambda r: (r.project_id, r.merge_request_id))
+    table.add_sorted("project", lambda r: r.project_id)
 
 
 def of_project(store: Store, project_id: int) -> list[ApprovalRule]:

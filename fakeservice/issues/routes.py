@@ -14,7 +14,7 @@ from typing import Any
 from fakeservice.core.errors import Forbidden, NotFound, ValidationFailed
 from fakeservice.core.store import Selection
 from fakeservice.groups.lookup import find_group_or_404
-from fakeservice.issues import filters, listing, models, writes
+from fakeservice.issues import events, filters, listing, models, writes
 from fakeservice.issues import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.issues.views import issue_view
 from fakeservice.labels import models as labels
@@ -297,6 +297,7 @@ def update_issue(ctx: Context) -> Any:
     errors = models.field_errors(p.get("title", record.title), p.get("description"))
     if errors:
         raise ValidationFailed(errors)
+    before = events.snapshot(record)
     changes = writes.shared_changes(ctx.store, project, p, ctx.now, record.label_ids)
     for name in ("title", "description", "due_date", "discussion_locked", "weight"):
         if name in p:
@@ -309,6 +310,7 @@ def update_issue(ctx: Context) -> Any:
         else ctx.now
     )
     models.change(ctx.store, record, stamp, **changes)
+    events.changed(ctx.store, "Issue", record, before, ctx.user, stamp)
     if p.get("state_event"):
         models.transition(ctx.store, record, p["state_event"], stamp, ctx.user.id)
     return _render(ctx, single=True)(record)

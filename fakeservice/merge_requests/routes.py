@@ -12,7 +12,7 @@ from fakeservice.approvals import settings as approval_settings
 from fakeservice.core.errors import ApiError, Conflict, Forbidden, ValidationFailed
 from fakeservice.core.store import Selection
 from fakeservice.groups.lookup import find_group_or_404
-from fakeservice.issues import filters, listing, writes
+from fakeservice.issues import events, filters, listing, writes
 from fakeservice.labels import models as labels
 from fakeservice.labels.views import register_counter
 from fakeservice.members.models import DEVELOPER, OWNER
@@ -372,6 +372,7 @@ def update_merge_request(ctx: Context) -> Any:
         branch_errors = _branch_errors(project, record.source_branch, target, ctx)
         if branch_errors:
             raise ApiError({"message": branch_errors}, status=400)
+    before = events.snapshot(record)
     changes = writes.shared_changes(ctx.store, project, p, ctx.now, record.label_ids)
     if "reviewer_ids" in p:
         changes["reviewer_ids"] = writes.people_ids(
@@ -387,6 +388,7 @@ def update_merge_request(ctx: Context) -> Any:
     if collaboration is not None:
         changes["allow_collaboration"] = collaboration
     models.change(ctx.store, record, ctx.now, **changes)
+    events.changed(ctx.store, "MergeRequest", record, before, ctx.user, ctx.now)
     if target is not None:
         operations.refresh_refs(ctx.store, record)
         operations.mark_unchecked(ctx.store, record, ctx.now)

@@ -1,6 +1,7 @@
 """System notes (``system: true``) the service writes when something changes (seed 001
 §6): ``added N commits`` on a push to a merge request's source branch, ``mentioned in
-merge request !N`` on the issues a new merge request closes, and approvals. State,
+merge request !N`` on the issues a new merge request closes, approvals, and edits of
+issues and merge requests (title, description, draft, assignees, reviewers). State,
 label and milestone changes are resource events, not notes, as on the real service."""
 
 from __future__ import annotations
@@ -9,10 +10,12 @@ import datetime as dt
 from typing import Any
 
 from fakeservice.core.store import Store
+from fakeservice.issues import events
 from fakeservice.merge_requests import operations
-from fakeservice.merge_requests.models import MergeRequest
+from fakeservice.merge_requests.models import DRAFT_PREFIX, MergeRequest
 from fakeservice.notes import models
 from fakeservice.repository.models import RefChange
+from fakeservice.users.models import users
 
 
 def write(
@@ -69,6 +72,60 @@ def approval_note(
     write(store, "MergeRequest", record, record.project_id, user_id, body, now)
 
 
+def _names(store: Store, ids: list[int]) -> str:
+    table = users(store)
+    names = [f"@{u.username}" for u in (table.get(i) for i in ids) if u is not None]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _people(store: Store, old: list[int], new: list[int], added: str, removed: str) -> str | None:
+    gained = [i for i in new if i not in old]
+    lost = [i for i in old if i not in new]
+    parts = []
+    if gained:
+        parts.append(f"{added} {_names(store, gained)}")
+    if lost:
+        parts.append(f"{removed} {_names(store, lost)}")
+    return " and ".join(parts) or None
+
+
+def change_bodies(store: Store, kind: str, record: Any, before: dict[str, Any]) -> list[str]:
+    """The system notes the real service writes for these changes, in its order."""
+    bodies: list[str] = []
+    if "title" in before:
+        old_draft = bool(DRAFT_PREFIX.match(before["title"] or ""))
+        new_draft = bool(DRAFT_PREFIX.match(record.title))
+        if kind == "MergeRequest" and old_draft != new_draft:
+            bodies.append(f"marked this merge request as **{'draft' if new_draft else 'ready'}**")
+        else:
+            bodies.append(f"changed title from **{before['title']}** to **{record.title}**")
+    if "description" in before:
+        bodies.append("changed the description")
+    if "assignee_ids" in before:
+        found = _people(
+            store, before["assignee_ids"], record.assignee_ids, "assigned to", "unassigned"
+        )
+        bodies += [found] if found else []
+    if "reviewer_ids" in before:
+        found = _people(
+            store,
+            before["reviewer_ids"],
+            record.reviewer_ids,
+            "requested review from",
+            "removed review request for",
+        )
+        bodies += [found] if found else []
+    return bodies
+
+
+def _changed(
+    store: Store, kind: str, record: Any, before: dict[str, Any], user: Any, now: dt.datetime
+) -> None:
+    for body in change_bodies(store, kind, record, before):
+        write(store, kind, record, record.project_id, user.id, body, now)
+
+
 operations.on_push(_pushed)
+events.on_change(_changed)
 operations.on_event(_event)
 operations.add_participants(_participants)

@@ -10,7 +10,7 @@ from support.calls import body, call
 
 from fakeservice import FakeService
 
-from .conftest import SHOP
+from .conftest import SHOP, user_id
 
 ISSUE_NOTES = f"/projects/{SHOP}/issues/1/notes"
 MRS = f"/projects/{SHOP}/merge_requests"
@@ -182,3 +182,47 @@ def test_python_gitlab_notes(svc: FakeService) -> None:
         assert [n.body for n in issue.notes.list(get_all=True)] == ["Seen"]
         mr.notes.get(note.id).delete()
         assert mr.notes.list(get_all=True) == []
+
+
+def test_edits_write_system_notes(svc: FakeService) -> None:
+    open_mr(svc)
+    maya, rita = user_id(svc, "maya"), user_id(svc, "rita")
+    call(
+        svc,
+        "PUT",
+        f"{MRS}/1",
+        "dora-token",
+        json_body={"title": "Draft: Checkout", "assignee_ids": [maya]},
+    )
+    call(
+        svc,
+        "PUT",
+        f"{MRS}/1",
+        "dora-token",
+        json_body={"reviewer_ids": [maya, rita], "description": "New"},
+    )
+    call(
+        svc,
+        "PUT",
+        f"{MRS}/1",
+        "dora-token",
+        json_body={"title": "Checkout", "assignee_ids": [rita]},
+    )
+    call(svc, "PUT", f"{MRS}/1", "dora-token", json_body={"title": "Checkout v2", "labels": "bug"})
+    system = [
+        n["body"]
+        for n in body(call(svc, "GET", f"{MRS}/1/notes", "dora-token", query={"sort": "asc"}))
+    ]
+    assert system == [
+        "marked this merge request as **draft**",
+        "assigned to @maya",
+        "changed the description",
+        "requested review from @maya and @rita",
+        "marked this merge request as **ready**",
+        "assigned to @rita and unassigned @maya",
+        "changed title from **Checkout** to **Checkout v2**",
+    ]
+    call(svc, "PUT", f"/projects/{SHOP}/issues/2", "dora-token", json_body={"title": "Coupons"})
+    issue_notes = body(call(svc, "GET", f"/projects/{SHOP}/issues/2/notes", "dora-token"))
+    assert [n["body"] for n in issue_notes] == ["changed title from **Add coupons** to **Coupons**"]
+    assert body(call(svc, "GET", f"{MRS}/1", "dora-token"))["user_notes_count"] == 0

@@ -76,3 +76,35 @@ def test_unknown_source_branch_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError) as caught:
         FakeService(tmp_path / "s.yaml")
     assert "unknown branch 'nope'" in str(caught.value)
+
+
+def test_deleting_a_project_leaves_nothing_behind() -> None:
+    from .conftest import SHOP, new_service
+
+    svc = new_service()
+    svc.request(
+        "POST",
+        f"/projects/{SHOP}/merge_requests",
+        token="maya-token",
+        json_body={"title": "t", "source_branch": "feature", "target_branch": "main"},
+    )
+    svc.request(
+        "POST", f"/projects/{SHOP}/issues/1/notes", token="maya-token", json_body={"body": "n"}
+    )
+    svc.request(
+        "POST",
+        f"/projects/{SHOP}/snippets",
+        token="maya-token",
+        json_body={"title": "s", "files": [{"file_path": "a", "content": "a"}]},
+    )
+    before = {
+        name: len(svc.store.tables[name])
+        for name in ("issues", "merge_requests", "notes", "snippets")
+    }
+    assert all(before.values())
+    assert svc.request("DELETE", f"/projects/{SHOP}", token="root-token").status == 202
+    tables = ("issues", "merge_requests", "notes", "snippets", "milestones", "approval_rules")
+    assert {name: len(svc.store.tables[name]) for name in tables} == dict.fromkeys(tables, 0)
+    assert [label.name for label in svc.store.tables["labels"]] == ["group-wide"]
+    assert svc.request("GET", "/issues?scope=all", token="root-token").status == 200
+    assert svc.request("GET", "/merge_requests?scope=all", token="root-token").status == 200
