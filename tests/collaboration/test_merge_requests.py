@@ -421,3 +421,29 @@ def test_should_remove_source_branch(svc: FakeService, flag: str) -> None:
     )
     exists = call(svc, "GET", f"/projects/{SHOP}/repository/branches/feature").status == 200
     assert exists is (flag == "false")
+
+
+def test_participants_diffs_and_recheck(svc: FakeService) -> None:
+    maya = user_id(svc, "maya")
+    open_mr(svc, reviewer_ids=[maya])
+    call(svc, "POST", f"{MRS}/1/notes", "rita-token", json_body={"body": "Question"})
+    people = [u["username"] for u in body(call(svc, "GET", f"{MRS}/1/participants"))]
+    assert people == ["dora", "maya", "rita"]
+    diffs = call(svc, "GET", f"{MRS}/1/diffs", query={"per_page": "1"})
+    assert [d["new_path"] for d in body(diffs)] == ["checkout.py"] and dict(diffs.headers)[
+        "X-Total"
+    ] == "1"
+    push = {
+        "branch": "feature",
+        "commit_message": "x",
+        "actions": [{"action": "create", "file_path": "x", "content": "x"}],
+    }
+    call(svc, "POST", f"/projects/{SHOP}/repository/commits", "dora-token", json_body=push)
+    svc.clock.advance(seconds=5)
+    listed = body(call(svc, "GET", MRS))[0]
+    assert listed["merge_status"] == "can_be_merged"
+    call(svc, "PUT", f"{MRS}/1", "maya-token", json_body={"target_branch": "main"})
+    assert (
+        body(call(svc, "GET", MRS, query={"with_merge_status_recheck": "true"}))[0]["merge_status"]
+        == "checking"
+    )

@@ -64,3 +64,47 @@ def test_python_gitlab_review_flow_and_git_clone(svc: FakeService, tmp_path: Pat
         assert len(parents) == 2
         assert (work / "checkout.py").read_text() == "def checkout():\n    return True\n"
         assert "feature" not in git(work, "branch", "-r")
+
+
+def test_git_push_to_the_source_branch_updates_the_merge_request(
+    svc: FakeService, tmp_path: Path
+) -> None:
+    svc.runner.set_mode("instant")
+    created = svc.request(
+        "POST",
+        "/projects/acme%2Fshopfloor%2Fshop/merge_requests",
+        token="dora-token",
+        json_body={"title": "Draft: Checkout", "source_branch": "feature", "target_branch": "main"},
+    ).json()
+    draft = svc.request(
+        "PUT", "/projects/acme%2Fshopfloor%2Fshop/merge_requests/1/merge", token="maya-token"
+    )
+    assert (draft.status, draft.json()) == (405, {"message": "405 Method Not Allowed"})
+    with svc.serve() as url:
+        scheme, _, rest = url.partition("://")
+        remote = f"{scheme}://oauth2:dora-token@{rest}/acme/shopfloor/shop.git"
+        work = tmp_path / "clone"
+        git(tmp_path, "clone", "-q", "--branch", "feature", remote, str(work))
+        (work / "pay.py").write_text("pay = True\n")
+        git(work, "add", "pay.py")
+        git(
+            work,
+            "-c",
+            "user.name=Dora",
+            "-c",
+            "user.email=dora@example.com",
+            "commit",
+            "-qm",
+            "Pay",
+        )
+        git(work, "push", "-q", "origin", "feature")
+        pushed = git(work, "rev-parse", "HEAD")
+    shown = svc.request(
+        "GET", "/projects/acme%2Fshopfloor%2Fshop/merge_requests/1", token="dora-token"
+    ).json()
+    assert shown["sha"] == pushed != created["sha"]
+    assert shown["diff_refs"]["head_sha"] == pushed and shown["changes_count"] == "2"
+    notes = svc.request(
+        "GET", "/projects/acme%2Fshopfloor%2Fshop/merge_requests/1/notes", token="dora-token"
+    ).json()
+    assert notes[0]["system"] and notes[0]["body"].endswith(" - Pay")
