@@ -3,8 +3,8 @@
 * diff refs: ``base_sha`` (merge base), ``start_sha`` (target head), ``head_sha``
   (source head); changes are the tree diff ``base_sha`` → ``head_sha``;
 * commits: reachable from the source head but not from the target head;
-* conflicts: a path both sides changed since the merge base, to different content (a
-  whole-file rule: edits to different lines of one file also count as a conflict);
+* conflicts: a path both sides changed since the merge base whose line-by-line
+  three-way merge fails (:mod:`.textmerge`: overlapping or touching hunks);
 * merges: a merge commit with two parents (``merge``), a fast-forward (``ff``), or a
   squash commit (with ``squash``), all built with the repository's own commit code and
   recorded so that ``git clone`` and the ``on_ref_update`` listeners see them.
@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import attrs
 
 from fakeservice.core.errors import BadRequest
+from fakeservice.merge_requests.textmerge import merge_text
 from fakeservice.repository.git import HEADS, Action, DiffEntry, RefUpdate, Repository
 
 SCRATCH = "fakeservice/merge-scratch"
@@ -66,15 +67,32 @@ def _content(repo: Repository, sha: str, path: str) -> bytes | None:
     return repo.raw(sha, path) if repo.exists(sha, path) else None
 
 
+def merged_content(repo: Repository, found: Heads, path: str) -> bytes | None:
+    """A path both sides changed, merged line by line; None on a conflict (including a
+    side that deleted or added the file while the other changed it differently)."""
+    assert found.base is not None and found.target is not None and found.source is not None
+    base = _content(repo, found.base, path)
+    ours = _content(repo, found.target, path)
+    theirs = _content(repo, found.source, path)
+    if ours == theirs:
+        return ours
+    if base is None or ours is None or theirs is None:
+        return None
+    return merge_text(base, ours, theirs)
+
+
+def _both_changed(repo: Repository, found: Heads) -> set[str]:
+    assert found.base is not None and found.target is not None
+    return {_path(e) for e in changes(repo, found.base, found.target)}
+
+
 def has_conflicts(repo: Repository, found: Heads) -> bool:
     if found.source is None or found.target is None or found.base is None:
         return found.source is not None and found.target is not None
-    ours = {_path(e): e for e in changes(repo, found.base, found.target)}
+    ours = _both_changed(repo, found)
     for entry in changes(repo, found.base, found.source):
         path = _path(entry)
-        if path in ours and _content(repo, found.target, path) != _content(
-            repo, found.source, path
-        ):
+        if path in ours and merged_content(repo, found, path) is None:
             return True
     return False
 
@@ -87,12 +105,15 @@ def _actions(repo: Repository, found: Heads, *, onto: str) -> list[Action]:
     """The source's changes since the merge base as actions on top of ``onto``."""
     out: list[Action] = []
     assert found.source is not None and found.base is not None
+    ours = _both_changed(repo, found) if onto == found.target else set()
     for entry in changes(repo, found.base, found.source):
         if entry.deleted_file:
             if repo.exists(onto, entry.old_path):
                 out.append(Action("delete", entry.old_path))
             continue
         content = repo.raw(found.source, entry.new_path)
+        if entry.new_path in ours and not entry.renamed_file:
+            content = merged_content(repo, found, entry.new_path) or content
         if entry.renamed_file and repo.exists(onto, entry.old_path):
             out.append(Action("move", entry.new_path, content, previous_path=entry.old_path))
         elif repo.exists(onto, entry.new_path):
