@@ -3,7 +3,7 @@ and a push to the source branch resets approvals when ``reset_approvals_on_push`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fakeservice.approvals import models, settings
 from fakeservice.core.errors import ApiError
@@ -11,6 +11,9 @@ from fakeservice.core.store import Store
 from fakeservice.merge_requests import operations
 from fakeservice.merge_requests.models import MergeRequest, change
 from fakeservice.repository.models import RefChange
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
 
 
 def _approvals_missing(store: Store, project: Any, record: MergeRequest, user: Any) -> None:
@@ -25,5 +28,7 @@ def _reset_on_push(
         change(store, record, None, approved_by=[])
 
 
-operations.merge_guard(_approvals_missing)
-operations.on_push(_reset_on_push)
+def register(setup: Composition) -> None:
+    """Guard merges and reset approvals on push."""
+    setup.listen(operations.MERGE_GUARD, _approvals_missing)
+    setup.listen(operations.MR_PUSHED, _reset_on_push)

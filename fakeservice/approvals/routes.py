@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.approvals import models, settings
-from fakeservice.approvals import scenario as _scenario  # noqa: F401  (registers its sections)
 from fakeservice.approvals.views import approvals_view, config_view, rule_view, state_view
 from fakeservice.core.errors import Conflict, Forbidden, NotFound, Unauthorized, ValidationFailed
 from fakeservice.members.models import DEVELOPER, MAINTAINER
@@ -21,7 +20,9 @@ from fakeservice.projects.lookup import access_level
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, INT, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("approvals")
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"

@@ -23,10 +23,10 @@ from fakeservice.labels.scenario import api_message
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.references import named_group
 from fakeservice.scenarios.schema import BOOL, INT, STR, Choice, Field, ListOf, Range, Record
-from fakeservice.scenarios.sections import register_project_section
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 CONFIG = Record(
     "approval configuration",
@@ -81,5 +81,11 @@ def load_rules(service: FakeService, project: Any, value: Any, where: str) -> No
             raise ScenarioError([(here, api_message(error))]) from error
 
 
-register_project_section("approvals", load_config, schema=CONFIG, doc="approval configuration")
-register_project_section("approval_rules", load_rules, schema=RULES, doc="project approval rules")
+def register(found: Sections) -> None:
+    """Declare the approvals area's scenario keys."""
+    found.register_project_section(
+        "approvals", load_config, schema=CONFIG, doc="approval configuration"
+    )
+    found.register_project_section(
+        "approval_rules", load_rules, schema=RULES, doc="project approval rules"
+    )

@@ -1,6 +1,6 @@
 """Issuable change events: an update of an issue or a merge request reports the attributes
 it changed (``before`` values), so that other areas can react without the update knowing
-them (the notes area writes system notes)."""
+them (the notes area writes system notes): they listen to :data:`ISSUABLE_CHANGED`."""
 
 from __future__ import annotations
 
@@ -8,17 +8,13 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 
 TRACKED = ("title", "description", "assignee_ids", "reviewer_ids")
+# listener(store, kind, record, before, user, now): ``before`` holds the changed attributes
+ISSUABLE_CHANGED = "issuable.changed"
 ChangeListener = Callable[[Store, str, Any, dict[str, Any], Any, dt.datetime], None]
-_listeners: list[ChangeListener] = []
-
-
-def on_change(listener: ChangeListener) -> ChangeListener:
-    if listener not in _listeners:
-        _listeners.append(listener)
-    return listener
 
 
 def snapshot(record: Any, names: Iterable[str] = TRACKED) -> dict[str, Any]:
@@ -38,5 +34,5 @@ def changed(
     diff = {name: old for name, old in before.items() if getattr(record, name) != old}
     if not diff:
         return
-    for listener in list(_listeners):
+    for listener in listeners(store, ISSUABLE_CHANGED):
         listener(store, kind, record, diff, user, now)

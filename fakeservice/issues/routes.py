@@ -15,7 +15,6 @@ from fakeservice.core.errors import Forbidden, NotFound, ValidationFailed
 from fakeservice.core.store import Selection
 from fakeservice.groups.lookup import find_group_or_404
 from fakeservice.issues import events, filters, listing, models, writes
-from fakeservice.issues import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.issues.views import issue_view
 from fakeservice.labels import models as labels
 from fakeservice.labels.views import register_counter
@@ -24,7 +23,9 @@ from fakeservice.projects.lookup import access_level, find_project_or_404
 from fakeservice.projects.models import Project, projects
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATE, DATETIME, INT, STR, AtLeastOne, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("issues")
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"

@@ -29,10 +29,10 @@ from fakeservice.milestones import models as milestones
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import BOOL, STR, TIME, Choice, Field, ListOf, Record
-from fakeservice.scenarios.sections import register_project_section
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 ISSUE = Record(
     "issue",
@@ -105,4 +105,6 @@ def load_issues(service: FakeService, project: Any, value: Any, where: str) -> N
             models.transition(store, record, "close", now, record.author_id)
 
 
-register_project_section("issues", load_issues, schema=ISSUES, doc="issues")
+def register(found: Sections) -> None:
+    """Declare the issues area's scenario keys."""
+    found.register_project_section("issues", load_issues, schema=ISSUES, doc="issues")

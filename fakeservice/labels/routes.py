@@ -10,13 +10,14 @@ from typing import Any
 from fakeservice.core.errors import NotFound
 from fakeservice.groups.lookup import find_group_or_404, require_group_access
 from fakeservice.labels import models
-from fakeservice.labels import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.labels.views import label_view
 from fakeservice.members.models import REPORTER
 from fakeservice.projects.lookup import find_project_or_404, require_access
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, INT, STR, AtLeastOne, ExactlyOne, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("labels")
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"

@@ -18,10 +18,10 @@ from fakeservice.core.errors import ApiError
 from fakeservice.labels import models
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import INT, STR, Field, ListOf, Record
-from fakeservice.scenarios.sections import register_group_section, register_project_section
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 LABEL = Record(
     "label",
@@ -84,5 +84,9 @@ def load_group_labels(service: FakeService, group: Any, value: Any, where: str) 
     _load(service, (models.GROUP, group.id), value, where)
 
 
-register_project_section("labels", load_project_labels, schema=LABELS, doc="project labels")
-register_group_section("labels", load_group_labels, schema=LABELS, doc="group labels")
+def register(found: Sections) -> None:
+    """Declare the labels area's scenario keys."""
+    found.register_project_section(
+        "labels", load_project_labels, schema=LABELS, doc="project labels"
+    )
+    found.register_group_section("labels", load_group_labels, schema=LABELS, doc="group labels")

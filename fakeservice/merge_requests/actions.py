@@ -24,6 +24,7 @@ from fakeservice.core.errors import (
 )
 from fakeservice.issues.views import issue_view
 from fakeservice.merge_requests import access, gitops, models, operations, pipelines
+from fakeservice.merge_requests.router import api
 from fakeservice.merge_requests.routes import IID, ONE, PROJECT_ID, render_single
 from fakeservice.merge_requests.views import commit_view, diff_view, item_view, subscribed
 from fakeservice.projects.lookup import access_level
@@ -34,7 +35,7 @@ from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 ACTIVE = (
     "created",

@@ -1,16 +1,19 @@
-"""The merge requests area's service extension (listed in ``SERVICE_EXTENSIONS``): finish
+"""The merge requests area's service extension (registered by its area): finish
 mergeability checks and rebases when they are due and merge what waits on a pipeline,
 whenever the clock moves and before every request (after the runner caught up)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fakeservice.merge_requests.pipelines import settle
 from fakeservice.web.http import Request, Response
 
+if TYPE_CHECKING:
+    from fakeservice.host import Host as FakeService
 
-def extend(service: Any) -> None:
+
+def extend(service: FakeService) -> None:
     def catch_up(*_args: Any) -> None:
         with service.store.lock:
             settle(service.store, service.clock.now())

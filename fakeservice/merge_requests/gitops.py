@@ -7,7 +7,7 @@
   three-way merge fails (:mod:`.textmerge`: overlapping or touching hunks);
 * merges: a merge commit with two parents (``merge``), a fast-forward (``ff``), or a
   squash commit (with ``squash``), all built with the repository's own commit code and
-  recorded so that ``git clone`` and the ``on_ref_update`` listeners see them.
+  recorded so that ``git clone`` and the ``REFS_MOVED`` listeners see them.
 """
 
 from __future__ import annotations

@@ -1,13 +1,17 @@
 """Merge request operations: create, refresh from git, the asynchronous mergeability
 check, merge, rebase and the reactions to pushes, all on the store and the repository.
 
-Other areas plug in without this module knowing them:
+Other areas plug in without this module knowing them, by listening to its events
+(``setup.listen(NAME, fn)``, see :mod:`fakeservice.core.events`):
 
-* :func:`on_push` listeners run after a push refreshed a merge request (approvals reset
+* :data:`MR_PUSHED` listeners run after a push refreshed a merge request (approvals reset
   approvals there, notes write ``added N commits``);
-* :func:`merge_guard` callables may refuse a merge (approvals refuse while approvals are
+* :data:`MERGE_GUARD` listeners may refuse a merge (approvals refuse while approvals are
   missing) by raising;
-* :func:`on_event` listeners hear ``created``, ``merged``, ``closed``, ``reopened``.
+* :data:`MR_EVENT` listeners hear ``created``, ``merged``, ``closed``, ``reopened``;
+* :data:`MR_PARTICIPANTS` listeners name more participants (the notes area: commenters).
+
+:func:`react_to_push` listens to the repository's ``REFS_MOVED``.
 """
 
 from __future__ import annotations
@@ -17,8 +21,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from fakeservice.ci import outcomes
+from fakeservice.ci.runner import outcomes
 from fakeservice.core.errors import ApiError
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.issues import models as issues
 from fakeservice.members.access import project_role
@@ -39,20 +44,23 @@ from fakeservice.repository.git import HEADS, ZERO_SHA, RefUpdate, Repository
 from fakeservice.repository.models import (
     RefChange,
     commit_email,
-    on_ref_update,
     read_repository,
     record_change,
 )
 from fakeservice.users.models import User, users
 
+# listener(store, project, record, change, added): a push moved the source branch
+MR_PUSHED = "merge_request.pushed"
 PushListener = Callable[[Store, Project, MergeRequest, RefChange, list[str]], None]
+# listener(store, project, record, user): raise an ApiError to refuse the merge
+MERGE_GUARD = "merge_request.merge_guard"
 MergeGuard = Callable[[Store, Project, MergeRequest, User], None]
+# listener(store, record, event, user, now): created, merged, closed, reopened
+MR_EVENT = "merge_request.event"
 EventListener = Callable[[Store, MergeRequest, str, "User | None", dt.datetime], None]
-_push_listeners: list[PushListener] = []
-_merge_guards: list[MergeGuard] = []
-_event_listeners: list[EventListener] = []
+# listener(store, record) -> more participant user ids
+MR_PARTICIPANTS = "merge_request.participants"
 Participants = Callable[[Store, MergeRequest], list[int]]
-_participants: list[Participants] = []
 
 CLOSING = re.compile(
     r"\b(?:close[sd]?|closing|fix(?:e[sd])?|fixing|resolve[sd]?|resolving|implement(?:s|ed)?|implementing)"
@@ -61,32 +69,16 @@ CLOSING = re.compile(
 )
 
 
-def _adder(registry: list[Any]) -> Callable[[Any], Any]:
-    def add(item: Any) -> Any:
-        if item not in registry:
-            registry.append(item)
-        return item
-
-    return add
-
-
-on_push: Callable[[PushListener], PushListener] = _adder(_push_listeners)
-merge_guard: Callable[[MergeGuard], MergeGuard] = _adder(_merge_guards)
-on_event: Callable[[EventListener], EventListener] = _adder(_event_listeners)
-
-
-# more participants of a merge request (the notes area registers commenters)
-add_participants: Callable[[Participants], Participants] = _adder(_participants)
-
-
 def more_participants(store: Store, record: MergeRequest) -> list[int]:
-    return [user_id for source in _participants for user_id in source(store, record)]
+    return [
+        user_id for source in listeners(store, MR_PARTICIPANTS) for user_id in source(store, record)
+    ]
 
 
 def emit(
     store: Store, record: MergeRequest, event: str, user: User | None, now: dt.datetime
 ) -> None:
-    for listener in list(_event_listeners):
+    for listener in listeners(store, MR_EVENT):
         listener(store, record, event, user, now)
 
 
@@ -197,7 +189,8 @@ def create(
 # -- pushes --------------------------------------------------------------------------------------
 
 
-def _react_to_push(change_: RefChange) -> None:
+def react_to_push(change_: RefChange) -> None:
+    """Refresh the merge requests from and into the branches a push moved."""
     store = change_.store
     for update in change_.updates:
         branch = update.branch
@@ -211,14 +204,11 @@ def _react_to_push(change_: RefChange) -> None:
             added = gitops.commits_between(change_.repo, before, record.sha) if before else []
             change(store, record, change_.now, rebase_in_progress=False)
             mark_unchecked(store, record, change_.now)
-            for listener in list(_push_listeners):
+            for listener in listeners(store, MR_PUSHED):
                 listener(store, change_.project, record, change_, added)
         for record in open_into(store, change_.project.id, branch):
             refresh_refs(store, record)
             mark_unchecked(store, record, change_.now)
-
-
-on_ref_update(_react_to_push)
 
 
 # -- merging ---------------------------------------------------------------------------------------
@@ -236,7 +226,7 @@ def can_merge(
 
 
 def run_guards(store: Store, project: Project, record: MergeRequest, user: User) -> None:
-    for guard in list(_merge_guards):
+    for guard in listeners(store, MERGE_GUARD):
         guard(store, project, record, user)
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from fakeservice.ci import creation
 from fakeservice.ci.models import Pipeline, pipelines
+from fakeservice.ci.pipelines import creation
 from fakeservice.core.store import Store
 from fakeservice.merge_requests import gitops, operations
 from fakeservice.merge_requests.models import MergeRequest, change, waiting_for_pipelines

@@ -17,9 +17,9 @@ from fakeservice.labels import models as labels
 from fakeservice.labels.views import register_counter
 from fakeservice.members.models import DEVELOPER, OWNER
 from fakeservice.merge_requests import access, models, operations
-from fakeservice.merge_requests import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.merge_requests.machines import STATE
 from fakeservice.merge_requests.pipelines import head_pipeline
+from fakeservice.merge_requests.router import api
 from fakeservice.merge_requests.views import item_view, simple_view, single_view
 from fakeservice.projects.lookup import access_level
 from fakeservice.projects.models import Project
@@ -35,7 +35,7 @@ from fakeservice.web.params import (
     MutuallyExclusive,
     Param,
 )
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"

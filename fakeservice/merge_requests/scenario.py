@@ -34,11 +34,11 @@ from fakeservice.merge_requests.models import change
 from fakeservice.repository.models import read_repository
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import BOOL, STR, Choice, Field, ListOf, Record
-from fakeservice.scenarios.sections import register_project_section
+from fakeservice.scenarios.sections import Sections
 from fakeservice.users.models import users
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 MERGE_REQUEST = Record(
     "merge request",
@@ -109,6 +109,8 @@ def load_merge_requests(service: FakeService, project: Any, value: Any, where: s
             raise ScenarioError([(here, api_message(error))]) from error
 
 
-register_project_section(
-    "merge_requests", load_merge_requests, schema=MERGE_REQUESTS, doc="merge requests"
-)
+def register(found: Sections) -> None:
+    """Declare the merge requests area's scenario keys."""
+    found.register_project_section(
+        "merge_requests", load_merge_requests, schema=MERGE_REQUESTS, doc="merge requests"
+    )

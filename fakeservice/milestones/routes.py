@@ -11,12 +11,13 @@ from fakeservice.core.errors import or_404
 from fakeservice.groups.lookup import find_group_or_404, require_group_access
 from fakeservice.members.models import REPORTER
 from fakeservice.milestones import models
-from fakeservice.milestones import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.milestones.views import milestone_view
 from fakeservice.projects.lookup import find_project_or_404, require_access
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATE, INT, STR, Array, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("milestones")
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"

@@ -20,10 +20,10 @@ from fakeservice.labels.scenario import api_message
 from fakeservice.milestones import models
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import DATE, STR, Choice, Field, ListOf, Record
-from fakeservice.scenarios.sections import register_group_section, register_project_section
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 MILESTONE = Record(
     "milestone",
@@ -77,9 +77,11 @@ def load_group_milestones(service: FakeService, group: Any, value: Any, where: s
     _load(service, (models.GROUP, group.id), value, where)
 
 
-register_project_section(
-    "milestones", load_project_milestones, schema=MILESTONES, doc="project milestones"
-)
-register_group_section(
-    "milestones", load_group_milestones, schema=MILESTONES, doc="group milestones"
-)
+def register(found: Sections) -> None:
+    """Declare the milestones area's scenario keys."""
+    found.register_project_section(
+        "milestones", load_project_milestones, schema=MILESTONES, doc="project milestones"
+    )
+    found.register_group_section(
+        "milestones", load_group_milestones, schema=MILESTONES, doc="group milestones"
+    )

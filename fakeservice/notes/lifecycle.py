@@ -1,6 +1,6 @@
 """What the collaboration areas do when a project goes: drop its issues, merge requests
 (with their approval rules), notes, labels, milestones and snippets (with their
-repositories). Registered by the notes area, which sees every noteable."""
+repositories). Listens to ``PROJECT_DELETED`` from the notes area, which sees every noteable."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fakeservice.labels import models as labels
 from fakeservice.merge_requests import models as merge_requests
 from fakeservice.milestones import models as milestones
 from fakeservice.notes import models as notes
-from fakeservice.projects.models import Project, on_delete
+from fakeservice.projects.models import Project
 from fakeservice.snippets import models as snippets
 
 
@@ -29,7 +29,6 @@ def _drop_notes(store: Store, kind: str, records: list[Any]) -> None:
         )
 
 
-@on_delete
 def forget_collaboration(store: Store, project: Project) -> None:
     found_issues = list(issues.issues(store).select("project_created_at", [project.id]))
     found_mrs = list(

@@ -8,8 +8,8 @@ from fakeservice.issues.routes import find_issue
 from fakeservice.members.models import OWNER
 from fakeservice.merge_requests import access as mr_access
 from fakeservice.merge_requests import models as merge_requests
-from fakeservice.notes import scenario as _scenario  # noqa: F401  (registers its section)
-from fakeservice.notes.registry import Noteable, Target, register_noteable
+from fakeservice.notes.registry import Noteable, Target
+from fakeservice.notes.routes import register_noteable
 from fakeservice.projects.lookup import access_level, find_project_or_404
 from fakeservice.web.context import Context
 from fakeservice.web.params import INT, STR, Param
@@ -33,21 +33,23 @@ def _merge_request(ctx: Context) -> Target:
     return Target(record, project.id, role >= OWNER, role, merge_requests.merge_requests)
 
 
-register_noteable(
-    Noteable(
-        type="Issue",
-        base="/projects/:id/issues/:issue_iid/notes",
-        params=(PROJECT_ID, Param("issue_iid", INT, required=True)),
-        find=_issue,
-        confidential=True,
+def register() -> None:
+    """Declare the note endpoints of issues and merge requests."""
+    register_noteable(
+        Noteable(
+            type="Issue",
+            base="/projects/:id/issues/:issue_iid/notes",
+            params=(PROJECT_ID, Param("issue_iid", INT, required=True)),
+            find=_issue,
+            confidential=True,
+        )
     )
-)
-register_noteable(
-    Noteable(
-        type="MergeRequest",
-        base="/projects/:id/merge_requests/:merge_request_iid/notes",
-        params=(PROJECT_ID, Param("merge_request_iid", INT, required=True)),
-        find=_merge_request,
-        auth=REQUIRED,
+    register_noteable(
+        Noteable(
+            type="MergeRequest",
+            base="/projects/:id/merge_requests/:merge_request_iid/notes",
+            params=(PROJECT_ID, Param("merge_request_iid", INT, required=True)),
+            find=_merge_request,
+            auth=REQUIRED,
+        )
     )
-)

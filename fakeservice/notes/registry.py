@@ -1,4 +1,4 @@
-"""Noteables plug into the one notes module here: :func:`register_noteable` declares the
+"""What a noteable is: :func:`fakeservice.notes.routes.register_noteable` declares the
 five note endpoints (list, get, create, update, delete) under the noteable's path.
 
 A :class:`Noteable` says how to find the noteable for a request (``find(ctx)`` returns
@@ -54,20 +54,3 @@ class Noteable:
     confidential: bool = False
     backdate: bool = True
     single: Callable[[Context, Target, Any], dict[str, Any]] | None = None
-
-
-_noteables: dict[str, Noteable] = {}
-
-
-def register_noteable(noteable: Noteable) -> None:
-    """Declare the note endpoints of ``noteable`` (once per type)."""
-    if noteable.type in _noteables:
-        return
-    _noteables[noteable.type] = noteable
-    from fakeservice.notes.routes import declare
-
-    declare(noteable)
-
-
-def noteables() -> dict[str, Noteable]:
-    return dict(_noteables)

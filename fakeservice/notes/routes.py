@@ -24,7 +24,9 @@ from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.views import award_view, note_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("notes")
 
 NOTE_ID = Param("note_id", INT, required=True, description="The note's id")
 
@@ -50,6 +52,16 @@ def _note(ctx: Context, noteable: Noteable, target: Target) -> models.Note:
     ):
         raise NotFound()
     return note
+
+
+_noteables: dict[str, Noteable] = {}
+
+
+def register_noteable(noteable: Noteable) -> None:
+    """Declare the note endpoints of ``noteable`` (once per type)."""
+    if noteable.type not in _noteables:
+        _noteables[noteable.type] = noteable
+        declare(noteable)
 
 
 def declare(noteable: Noteable) -> None:

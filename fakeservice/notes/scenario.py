@@ -21,10 +21,10 @@ from fakeservice.merge_requests import models as merge_requests
 from fakeservice.notes import models
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import INT, STR, Field, ListOf, Record, exactly_one
-from fakeservice.scenarios.sections import register_project_section
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 NOTE = Record(
     "note",
@@ -76,6 +76,8 @@ def load_notes(service: FakeService, project: Any, value: Any, where: str) -> No
         )
 
 
-register_project_section(
-    "notes", load_notes, schema=NOTES, doc="comments on issues and merge requests"
-)
+def register(found: Sections) -> None:
+    """Declare the notes area's scenario keys."""
+    found.register_project_section(
+        "notes", load_notes, schema=NOTES, doc="comments on issues and merge requests"
+    )

@@ -7,7 +7,7 @@ label and milestone changes are resource events, not notes, as on the real servi
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.store import Store
 from fakeservice.issues import events
@@ -16,6 +16,9 @@ from fakeservice.merge_requests.models import DRAFT_PREFIX, MergeRequest
 from fakeservice.notes import models
 from fakeservice.repository.models import RefChange
 from fakeservice.users.models import users
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
 
 
 def write(
@@ -125,7 +128,9 @@ def _changed(
         write(store, kind, record, record.project_id, user.id, body, now)
 
 
-operations.on_push(_pushed)
-events.on_change(_changed)
-operations.on_event(_event)
-operations.add_participants(_participants)
+def register(setup: Composition) -> None:
+    """Listen to the merge request and issuable events that write system notes."""
+    setup.listen(operations.MR_PUSHED, _pushed)
+    setup.listen(events.ISSUABLE_CHANGED, _changed)
+    setup.listen(operations.MR_EVENT, _event)
+    setup.listen(operations.MR_PARTICIPANTS, _participants)

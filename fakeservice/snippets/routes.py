@@ -15,11 +15,11 @@ from typing import Any
 
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.members.models import OWNER, REPORTER
-from fakeservice.notes.registry import Noteable, Target, register_noteable
+from fakeservice.notes.registry import Noteable, Target
+from fakeservice.notes.routes import register_noteable
 from fakeservice.projects.models import Project
 from fakeservice.repository.git import Action
 from fakeservice.snippets import access, models
-from fakeservice.snippets import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.snippets.views import agent_view, note_shape, snippet_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
@@ -33,7 +33,9 @@ from fakeservice.web.params import (
     MutuallyExclusive,
     Param,
 )
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, api
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("snippets")
 
 PROJECT_ID = Param(
     "id", STR, required=True, description="The ID or URL-encoded path of the project"
@@ -249,12 +251,16 @@ def _snippet_noteable(ctx: Context) -> Target:
     return Target(snippet, project.id, level >= OWNER, level, models.snippets)
 
 
-register_noteable(
-    Noteable(
-        type="Snippet",
-        base="/projects/:id/snippets/:snippet_id/notes",
-        params=(PROJECT_ID, SNIPPET_ID),
-        find=_snippet_noteable,
-        single=lambda ctx, target, note: note_shape(ctx.store, target.record, note, ctx.base_url),
+def register_notes() -> None:
+    """Declare the note endpoints of project snippets (on the notes area's router)."""
+    register_noteable(
+        Noteable(
+            type="Snippet",
+            base="/projects/:id/snippets/:snippet_id/notes",
+            params=(PROJECT_ID, SNIPPET_ID),
+            find=_snippet_noteable,
+            single=lambda ctx, target, note: note_shape(
+                ctx.store, target.record, note, ctx.base_url
+            ),
+        )
     )
-)

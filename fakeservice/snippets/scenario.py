@@ -22,12 +22,12 @@ from fakeservice.labels.scenario import api_message, items
 from fakeservice.repository.git import Action
 from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import STR, Choice, Field, ListOf, MapOf, Record
-from fakeservice.scenarios.sections import register_project_section
+from fakeservice.scenarios.sections import Sections
 from fakeservice.snippets import models
 from fakeservice.users.models import users
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 SNIPPET = Record(
     "snippet",
@@ -67,4 +67,8 @@ def load_snippets(service: FakeService, project: Any, value: Any, where: str) ->
             raise ScenarioError([(here, api_message(error))]) from error
 
 
-register_project_section("snippets", load_snippets, schema=SNIPPETS, doc="project snippets")
+def register(found: Sections) -> None:
+    """Declare the snippets area's scenario keys."""
+    found.register_project_section(
+        "snippets", load_snippets, schema=SNIPPETS, doc="project snippets"
+    )

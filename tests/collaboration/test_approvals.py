@@ -45,6 +45,17 @@ def test_project_configuration(svc: FakeService) -> None:
     assert call(svc, "GET", CONFIG, None).status == 401
 
 
+def test_approvals_before_merge_is_one_project_setting(svc: FakeService) -> None:
+    project = f"/projects/{SHOP}"
+    call(svc, "POST", CONFIG, "maya-token", json_body={"approvals_before_merge": 2})
+    assert body(call(svc, "GET", project, "maya-token"))["approvals_before_merge"] == 2
+    edited = call(svc, "PUT", project, "maya-token", json_body={"approvals_before_merge": 3})
+    assert edited.status == 200 and body(edited)["approvals_before_merge"] == 3
+    config = body(call(svc, "GET", CONFIG, "maya-token"))
+    assert config["approvals_before_merge"] == 3
+    assert config["merge_requests_author_approval"] is False
+
+
 def test_project_rules_crud(svc: FakeService) -> None:
     maya, rita = user_id(svc, "maya"), user_id(svc, "rita")
     created = call(
