@@ -71,6 +71,13 @@ AREAS: tuple[str, ...] = (
     "fakeservice.namespaces.area",
     "fakeservice.topics.area",
     "fakeservice.badges.area",
+    "fakeservice.labels.area",
+    "fakeservice.milestones.area",
+    "fakeservice.issues.area",
+    "fakeservice.merge_requests.area",
+    "fakeservice.notes.area",
+    "fakeservice.approvals.area",
+    "fakeservice.snippets.area",
 )
 
 

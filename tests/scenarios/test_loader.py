@@ -124,13 +124,13 @@ def test_area_sections_plug_in(tmp_path: Path) -> None:
             schema=schema.ListOf(schema.STR),
         )
         setup.project_section(
-            "notes",
+            "memos",
             lambda service, project, value, where: calls.append(
                 ("project", project.path, value, where)
             ),
         )
         setup.group_section(
-            "labels",
+            "stickers",
             lambda service, group, value, where: calls.append(("group", group.path, value, where)),
         )
 
@@ -138,19 +138,19 @@ def test_area_sections_plug_in(tmp_path: Path) -> None:
     (tmp_path / "s.yaml").write_text(
         """\
 users: [{username: o}]
-groups: [{path: g, labels: [bug]}]
+groups: [{path: g, stickers: [bug]}]
 projects:
-  - {path: g/a, notes: first}
-  - {path: g/b, notes: second}
+  - {path: g/a, memos: first}
+  - {path: g/b, memos: second}
 widgets: [w1]
 """
     )
     FakeService(tmp_path / "s.yaml", areas=areas)
     assert calls == [
         ("top", ["w1"]),
-        ("group", "g", ["bug"], "groups[0].labels"),
-        ("project", "a", "first", "projects[0].notes"),
-        ("project", "b", "second", "projects[1].notes"),
+        ("group", "g", ["bug"], "groups[0].stickers"),
+        ("project", "a", "first", "projects[0].memos"),
+        ("project", "b", "second", "projects[1].memos"),
     ]
     (tmp_path / "bad.yaml").write_text("widgets: [[nested]]\n")
     with pytest.raises(ScenarioError) as caught:
