@@ -22,6 +22,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.ci.models",
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
+    "fakeservice.storage_moves.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -45,10 +46,17 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_control",
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
+    "fakeservice.instance.routes",
+    "fakeservice.storage_moves.routes",
+    "fakeservice.storage_moves.control",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
-SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service", "fakeservice.ci.extension")
+SERVICE_EXTENSIONS: tuple[str, ...] = (
+    "fakeservice.control.service",
+    "fakeservice.ci.extension",
+    "fakeservice.instance.background",
+)
 
 
 def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
