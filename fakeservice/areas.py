@@ -23,6 +23,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
     "fakeservice.storage_moves.models",
+    "fakeservice.epics.models",
+    "fakeservice.epics.todos",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -49,6 +51,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.instance.routes",
     "fakeservice.storage_moves.routes",
     "fakeservice.storage_moves.control",
+    "fakeservice.epics.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

@@ -5,10 +5,10 @@ destination once the move replicated, and the API never answers 500."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from support.calls import body, call
+from support.machines import MACHINE_SETTINGS
 from support.services import stamp
 
 from fakeservice.storage_moves.machines import MOVE_MACHINE, READ_ONLY_STATES
@@ -76,10 +76,5 @@ class StorageMoves(RuleBasedStateMachine):
         assert not self.svc.server_errors
 
 
-StorageMoves.TestCase.settings = settings(
-    max_examples=25,
-    stateful_step_count=15,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+StorageMoves.TestCase.settings = MACHINE_SETTINGS
 TestStorageMoves = StorageMoves.TestCase
