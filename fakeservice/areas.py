@@ -25,6 +25,8 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.storage_moves.models",
     "fakeservice.epics.models",
     "fakeservice.epics.todos",
+    "fakeservice.transfer.exports",
+    "fakeservice.transfer.imports",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -52,6 +54,9 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.storage_moves.routes",
     "fakeservice.storage_moves.control",
     "fakeservice.epics.routes",
+    "fakeservice.transfer.routes",
+    "fakeservice.transfer.import_routes",
+    "fakeservice.transfer.control",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

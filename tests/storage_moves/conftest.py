@@ -4,10 +4,8 @@ the background mode of long-running work."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from support.calls import call
+from support.machines import background  # noqa: F401  (re-exported for the tests)
 from support.services import (
     no_server_errors,  # noqa: F401  (autouse: no 500s)
     stamp,
@@ -21,8 +19,3 @@ READ_ONLY = "The repository is temporarily read-only. Please try again later."
 @pytest.fixture
 def svc() -> FakeService:
     return stamp("default", "default")
-
-
-def background(svc: FakeService, **settings: Any) -> None:
-    """Set the background mode (``mode``, ``step_seconds``) through the control plane."""
-    assert call(svc, "POST", "/_fake/background", None, json_body=settings).status == 200

@@ -1,10 +1,16 @@
 """Hypothesis settings shared by the state-machine tests of long-running operations and
 record machines (storage moves, epics, exports, imports): a few dozen short runs, no
-deadline (the machine is shared with other test runs)."""
+deadline (the machine is shared with other test runs); and the background mode of
+long-running operations."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import HealthCheck, settings
+
+from fakeservice import FakeService
+from support.calls import call
 
 MACHINE_SETTINGS = settings(
     max_examples=25,
@@ -12,3 +18,9 @@ MACHINE_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+def background(svc: FakeService, **values: Any) -> None:
+    """Set how long-running operations run (``mode``, ``step_seconds``) through the
+    control plane."""
+    assert call(svc, "POST", "/_fake/background", None, json_body=values).status == 200
