@@ -27,6 +27,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.epics.todos",
     "fakeservice.transfer.exports",
     "fakeservice.transfer.imports",
+    "fakeservice.geo.models",
 )
 
 ROUTE_MODULES: tuple[str, ...] = (
@@ -57,6 +58,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.transfer.routes",
     "fakeservice.transfer.import_routes",
     "fakeservice.transfer.control",
+    "fakeservice.geo.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

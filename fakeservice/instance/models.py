@@ -35,6 +35,7 @@ class Instance:
     features: dict[str, bool] = attrs.field(factory=dict)
     background_mode: str = "instant"
     step_seconds: float = DEFAULT_STEP_SECONDS
+    geo_node_name: str = "fakeservice"
 
 
 def instance(store: Store) -> Instance:
@@ -52,6 +53,13 @@ def has_paid_plan(store: Store) -> bool:
 def require_paid_plan(store: Store) -> None:
     """403 ``403 Forbidden`` when the instance's plan lacks a paid-tier feature."""
     if not has_paid_plan(store):
+        raise Forbidden()
+
+
+def require_self_managed_paid_plan(store: Store) -> None:
+    """403 ``403 Forbidden`` unless the instance is self-managed on a paid plan (Geo)."""
+    require_paid_plan(store)
+    if not instance(store).self_managed:
         raise Forbidden()
 
 

@@ -18,6 +18,7 @@ from fakeservice.core.errors import NotFound, ParamError
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
 from fakeservice.transfer import exports
+from fakeservice.transfer import scenario as _scenario  # noqa: F401  (registers its sections)
 from fakeservice.transfer.views import export_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
