@@ -8,6 +8,8 @@ snippets and groups (groups: paid tier, 403 otherwise):
 * ``GET /<kinds>/:id/repository_storage_moves`` and ``.../:repository_storage_move_id``;
 * ``POST /<kinds>/:id/repository_storage_moves``: move one container, 201 with the move.
 
+New projects (``POST /projects``) are placed on the storage the weights prefer.
+
 Unknown moves are ``404 Not found``; unknown containers ``404 <Kind> Not Found``.
 """
 
@@ -18,7 +20,10 @@ from typing import Any
 from fakeservice.core.errors import NotFound, ParamError, or_404
 from fakeservice.groups.lookup import find_group_or_404
 from fakeservice.instance.models import require_paid_plan, storage_names
+from fakeservice.instance.settings import preferred_storage
 from fakeservice.projects.lookup import find_project_or_404
+from fakeservice.projects.models import projects
+from fakeservice.projects.routes import create_hooks
 from fakeservice.storage_moves import models
 from fakeservice.storage_moves import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.storage_moves.containers import ContainerKind, container_kind
@@ -140,6 +145,19 @@ def _register(name: str, plural: str, label: str, id_type: Any, paid: bool = Fal
         move = models.create_move(ctx.store, kind, container, ctx.get(DESTINATION.name), ctx.now)
         return move_view(ctx.store, move, ctx.base_url)
 
+
+def place_new_project(ctx: Context, project: Any, params: dict[str, Any]) -> None:
+    """New projects live on the storage the weights prefer (``repository_storages_weighted``:
+    the highest weight, ties by name) unless an administrator named one."""
+    if ctx.is_admin and params.get("repository_storage"):
+        return
+    wanted = preferred_storage(ctx.store)
+    if project.repository_storage != wanted:
+        projects(ctx.store).update(project, repository_storage=wanted)
+
+
+if place_new_project not in create_hooks:
+    create_hooks.append(place_new_project)
 
 _register("project", "projects", "Project", STR)
 _register("snippet", "snippets", "Snippet", INT)

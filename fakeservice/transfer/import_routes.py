@@ -22,7 +22,7 @@ from fakeservice.core.errors import BadRequest, NotFound, ValidationFailed
 from fakeservice.core.store import as_id
 from fakeservice.groups.models import Namespace, find_namespace, namespaces
 from fakeservice.instance.models import feature_enabled
-from fakeservice.instance.settings import current
+from fakeservice.instance.settings import current, preferred_storage
 from fakeservice.members.access import group_access, project_role
 from fakeservice.members.models import DEVELOPER, MAINTAINER, OWNER
 from fakeservice.projects.lookup import project_with_role
@@ -95,6 +95,7 @@ def _start(ctx: Context, data: bytes) -> Any:
         name=name,
         path=path,
         import_status="none",
+        repository_storage=preferred_storage(store),
     )
     if namespace.kind == "group" and group_access(store, ctx.user, namespace, ctx.now) < MAINTAINER:
         from fakeservice.members.models import PROJECT, add_member

@@ -305,3 +305,18 @@ def test_same_requests_give_the_same_bytes(svc: FakeService) -> None:
         return out
 
     assert run(svc) == run(other)
+
+
+def test_new_projects_follow_the_storage_weights(svc: FakeService) -> None:
+    def create(name: str, **extra: Any) -> str:
+        answer = call(svc, "POST", "/projects", json_body={"name": name, **extra})
+        assert answer.status == 201, answer.body
+        return body(answer)["repository_storage"]
+
+    assert create("first") == "default"
+    weights = {"repository_storages_weighted": {"default": 10, "storage2": 90}}
+    assert call(svc, "PUT", "/application/settings", json_body=weights).status == 200
+    assert create("second") == "storage2"
+    assert create("third", repository_storage="default") == "default"
+    listed = body(call(svc, "GET", "/projects", query={"repository_storage": "storage2"}))
+    assert [p["name"] for p in listed] == ["second"]
