@@ -13,7 +13,7 @@ import io
 
 from dulwich.bundle import read_bundle
 from dulwich.object_format import DEFAULT_OBJECT_FORMAT
-from dulwich.pack import PackInflater, write_pack_objects
+from dulwich.pack import PackInflater, UnpackedObject, write_pack_data
 
 from fakeservice.repository.git import Repository
 
@@ -34,10 +34,13 @@ def write(repo: Repository) -> bytes:
     for name in sorted(refs):
         out.write(f"{refs[name]} {name}\n".encode())
     out.write(b"\n")
-    store = repo.object_store
-    objects = [store[sha] for sha in sorted(store.raw)]
-    write_pack_objects(
-        out.write, objects, DEFAULT_OBJECT_FORMAT, deltify=False, compression_level=1
+    raw = repo.object_store.raw
+    records = (
+        UnpackedObject(raw[sha][0], decomp_chunks=[raw[sha][1]], sha=bytes.fromhex(sha.decode()))
+        for sha in sorted(raw)
+    )
+    write_pack_data(
+        out.write, records, DEFAULT_OBJECT_FORMAT, num_records=len(raw), compression_level=1
     )
     return out.getvalue()
 
