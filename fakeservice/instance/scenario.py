@@ -6,6 +6,7 @@ feature flags and background mode.
     instance:
       plan: ultimate                 # free, premium or ultimate (default)
       self_managed: true
+      geo_node_name: fakeservice     # the Geo node that is this instance
       storages: [default, storage2]  # the first is where repositories live by default
       settings:
         repository_storages_weighted: {default: 100, storage2: 0}
@@ -48,6 +49,7 @@ INSTANCE = Record(
     {
         "plan": Field(Choice(PLANS), "the instance's plan: free, premium or ultimate (default)"),
         "self_managed": Field(BOOL, "a self-managed instance (default true)"),
+        "geo_node_name": Field(STR, "the Geo node that is this instance (default `fakeservice`)"),
         "storages": Field(ListOf(STR), "repository storage names (default `[default]`)"),
         "settings": Field(
             MapOf(ANY, keys=tuple(settings.SETTINGS)), "application settings to start with"
@@ -113,6 +115,8 @@ def load_instance(service: FakeService, data: Mapping[str, Any]) -> None:
         record.plan = spec["plan"]
     if "self_managed" in spec:
         record.self_managed = bool(spec["self_managed"])
+    if spec.get("geo_node_name"):
+        record.geo_node_name = str(spec["geo_node_name"])
     if "storages" in spec:
         record.storages = _storages(spec["storages"])
         record.settings.pop("repository_storages_weighted", None)

@@ -203,3 +203,15 @@ def test_python_gitlab_geonodes(geo_svc: FakeService) -> None:
         assert [s["geo_node_id"] for s in statuses] == [1, 2]
         node.delete()
         assert [n.name for n in gl.geonodes.list(get_all=True)] == ["fakeservice"]
+
+
+def test_the_instance_node_name_comes_from_the_scenario() -> None:
+    svc = FakeService({
+        "users": [{"username": "root", "admin": True, "tokens": [{"token": ROOT}]}],
+        "instance": {"geo_node_name": "site-b"},
+        "geo_nodes": [{"name": "site-a", "url": "https://a.example.com", "primary": True},
+                      {"name": "site-b", "url": "https://b.example.com"}],
+    })  # fmt: skip
+    assert [n["current"] for n in body(call(svc, "GET", "/geo_nodes"))] == [False, True]
+    refused = call(svc, "DELETE", "/geo_nodes/1")
+    assert (refused.status, body(refused)) == (403, {"message": "403 Forbidden"})
