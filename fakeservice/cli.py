@@ -1,9 +1,11 @@
 """The ``fakeservice`` command: ``serve``, ``replay``, ``check`` and ``openapi``.
 
 * ``fakeservice serve [--scenario FILE] [--host H] [--port P] [--state-file PATH]
-  [--clock manual|real|frozen]``: prints the base URL and the administrator tokens, then
-  serves until interrupted. With ``--state-file`` the state is restored from the file
-  when it exists and saved (atomically) after each state-changing request.
+  [--clock manual|real|frozen] [--cors-origin ORIGIN]...``: prints the base URL, the
+  dashboard's URL and the administrator tokens, then serves until interrupted. With
+  ``--state-file`` the state is restored from the file when it exists and saved
+  (atomically) after each state-changing request. ``--cors-origin`` (repeatable, ``*``
+  for any) lets browser clients on that origin call the fake.
 * ``fakeservice replay FILE...``: runs each scenario's steps; exit 0 only if all pass.
 * ``fakeservice check FILE...``: validates scenarios; exit 0 only if none has a problem.
 * ``fakeservice openapi``: prints the OpenAPI 3 document as JSON.
@@ -34,6 +36,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--state-file", type=Path, help="restore from and save the state to PATH")
     serve.add_argument("--clock", choices=CLOCK_MODES, help="clock mode (default: the scenario's)")
     serve.add_argument("--log-level", default="warning", help="uvicorn log level")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="allow browser clients from ORIGIN (repeatable; * for any origin)",
+    )
 
     replay = sub.add_parser("replay", help="run scenarios' steps and check their expectations")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
@@ -60,12 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 # -- serve -----------------------------------------------------------------------------------
 def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    import uvicorn
-
     from fakeservice.control.statefile import StateFileError
     from fakeservice.scenarios.problems import ScenarioError
     from fakeservice.service import FakeService
-    from fakeservice.testing.server import listening_socket, uvicorn_config
+    from fakeservice.testing.server import FakeServer, listening_socket, uvicorn_config
 
     try:
         sock = listening_socket(args.host, args.port)
@@ -79,7 +86,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     try:
-        service = FakeService(args.scenario, base_url=url)
+        service = FakeService(args.scenario, base_url=url, cors_origins=args.cors_origin)
         if args.state_file is not None:
             if args.state_file.exists():
                 service.load_state(args.state_file)
@@ -94,6 +101,9 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     print(f"fakeservice listening on {url}", file=out)
     print(f"API: {url}/api/v4   control plane: {url}/_fake/", file=out)
+    print(f"dashboard: {url}/_fake/dashboard", file=out)
+    if service.cors.origins:
+        print(f"CORS allowed for: {' '.join(service.cors.origins)}", file=out)
     tokens = service.admin_tokens()
     for username, token in tokens:
         print(f"administrator token: {token} (user {username})", file=out)
@@ -102,7 +112,8 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.state_file is not None:
         print(f"state file: {args.state_file}", file=out)
     out.flush()
-    uvicorn.Server(uvicorn_config(service, log_level=args.log_level)).run(sockets=[sock])
+    config = uvicorn_config(service, log_level=args.log_level)
+    FakeServer(service, config).run(sockets=[sock])
     return 0
 
 
@@ -139,9 +150,11 @@ def check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 # -- openapi ---------------------------------------------------------------------------------
 def openapi(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    from fakeservice.areas import compose
     from fakeservice.web.openapi import openapi_document
 
-    text = json.dumps(openapi_document(server_url=args.server_url), indent=2) + "\n"
+    endpoints = compose().router.endpoints
+    text = json.dumps(openapi_document(endpoints, server_url=args.server_url), indent=2) + "\n"
     if args.output is not None:
         args.output.write_text(text, encoding="utf-8")
     else:

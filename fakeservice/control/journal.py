@@ -4,14 +4,16 @@ Each entry keeps the method, the raw path, the decoded query, the acting user (a
 sudo), the status, the decoded request body and whether a fault dropped the connection.
 Control-plane requests (``/_fake/...``) are not recorded. The journal is not part of
 snapshots: restoring a snapshot keeps it, :meth:`Journal.clear` (or a reset) empties it.
-It holds at most ``capacity`` entries; older ones are forgotten first.
+It holds at most ``capacity`` entries; older ones are forgotten first. Listeners
+(:meth:`Journal.add_listener`) get each new entry as it is recorded (the live dashboard).
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -20,6 +22,7 @@ from fakeservice.control.patterns import RequestPattern
 from fakeservice.web.http import BodyError, Request, UploadedFile, parse_body, parse_query
 
 DEFAULT_CAPACITY = 10_000
+JournalListener = Callable[["JournalEntry"], None]
 
 
 @attrs.frozen
@@ -85,6 +88,15 @@ class Journal:
         self._lock = threading.Lock()
         self._entries: deque[JournalEntry] = deque(maxlen=capacity)
         self._seq = 0
+        self._listeners: list[JournalListener] = []
+
+    def add_listener(self, listener: JournalListener) -> None:
+        """Call ``listener(entry)`` after each entry is recorded."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: JournalListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
 
     def record(
         self,
@@ -111,7 +123,9 @@ class Journal:
                 dropped=dropped,
             )
             self._entries.append(entry)
-            return entry
+        for listener in self._listeners:
+            listener(entry)
+        return entry
 
     def entries(
         self,
@@ -142,6 +156,12 @@ class Journal:
         status: int | None = None,
     ) -> int:
         return len(self.entries(method, path, user, status))
+
+    def tail(self, count: int) -> list[JournalEntry]:
+        """The newest ``count`` entries, oldest first."""
+        with self._lock:
+            newest = list(itertools.islice(reversed(self._entries), count))
+        return newest[::-1]
 
     def last(self) -> JournalEntry | None:
         with self._lock:

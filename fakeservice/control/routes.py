@@ -29,7 +29,9 @@ from fakeservice.web.params import (
     MutuallyExclusive,
     Param,
 )
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH, AreaRouter
+
+api = AreaRouter("control")
 
 CONTROL: dict[str, Any] = {"prefix": "", "auth": NO_AUTH}
 

@@ -30,7 +30,7 @@ from fakeservice.web.auth import Caller
 from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 class ControlPlane:

@@ -20,7 +20,6 @@ from typing import Any
 
 from fakeservice.core.errors import Forbidden, NotFound, ParamError
 from fakeservice.epics import filters, models, todos
-from fakeservice.epics import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.epics.machines import STATE_EVENTS
 from fakeservice.epics.views import epic_view
 from fakeservice.groups.lookup import find_group_or_404
@@ -30,7 +29,9 @@ from fakeservice.members.access import group_role
 from fakeservice.members.models import OWNER, PLANNER
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATE, DATETIME, HASH, INT, STR, Array, Invalid, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("epics")
 
 PATH = "/groups/:id/epics"
 ID = Param("id", STR, required=True, description="The ID or URL-encoded path of the group")

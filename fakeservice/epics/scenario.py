@@ -28,13 +28,14 @@ from fakeservice.core.errors import ApiError
 from fakeservice.epics import models
 from fakeservice.epics.machines import EPIC_MACHINE
 from fakeservice.groups.models import Namespace, find_group
-from fakeservice.scenarios.loader import ScenarioError, register_group_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import BOOL, DATE, STR, TIME, Choice, Field, ListOf, Record
 from fakeservice.users.models import users
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 EPIC = Record(
     "epic",
@@ -133,4 +134,6 @@ def load_epics(service: FakeService, group: Namespace, value: Any, where: str) -
         _load_one(service, group, spec, f"{where}[{index}]", None)
 
 
-register_group_section("epics", load_epics, schema=ListOf(EPIC), doc="the group's epics")
+def register(found: Sections) -> None:
+    """Declare ``groups[].epics``."""
+    found.register_group_section("epics", load_epics, schema=ListOf(EPIC), doc="the group's epics")

@@ -17,13 +17,14 @@ from typing import Any
 
 from fakeservice.core.errors import Forbidden, NotFound
 from fakeservice.geo import models
-from fakeservice.geo import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.geo.status import counts, status_view
 from fakeservice.geo.views import node_view
 from fakeservice.instance.models import instance, require_self_managed_paid_plan
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, INT, STR, Array, Param
-from fakeservice.web.routing import ADMIN, api
+from fakeservice.web.routing import ADMIN, AreaRouter
+
+api = AreaRouter("geo")
 
 NODE_ID = Param("id", INT, required=True, description="The Geo node's ID")
 OPTIONAL = (

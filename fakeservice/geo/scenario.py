@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.errors import ApiError
 from fakeservice.geo import models
-from fakeservice.scenarios.loader import ScenarioError, register_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.schema import (
     BOOL,
     INT,
@@ -30,7 +30,8 @@ from fakeservice.scenarios.schema import (
 )
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 NODE = Record(
     "geo_node",
@@ -70,4 +71,6 @@ def load_geo_nodes(service: FakeService, data: Mapping[str, Any]) -> None:
             raise ScenarioError([(where, f"unknown or malformed key: {error}")]) from error
 
 
-register_section("geo_nodes", load_geo_nodes, schema=ListOf(NODE), doc="Geo nodes")
+def register(found: Sections) -> None:
+    """Declare the top-level ``geo_nodes`` key."""
+    found.register_section("geo_nodes", load_geo_nodes, schema=ListOf(NODE), doc="Geo nodes")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.ci.artifacts import archive_of
+from fakeservice.ci.artifacts.job_artifacts import archive_of
 from fakeservice.ci.models import jobs
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store

@@ -23,7 +23,7 @@ from fakeservice.instance.background import replan
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import INT, STR, Param
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH, AreaRouter
 
 Fire = Callable[[Store, Any, str, dt.datetime], Any]
 Render = Callable[[Context, Any], dict[str, Any]]
@@ -31,8 +31,10 @@ CONTROL: dict[str, Any] = {"prefix": "", "auth": NO_AUTH, "status": 200}
 RECORD_ID = Param("record_id", INT, required=True)
 
 
-def machine_control(kind: str, table: str, machine: Machine, fire: Fire, render: Render) -> None:
-    """Declare the two control endpoints of ``kind`` (records of ``table``)."""
+def machine_control(
+    api: AreaRouter, kind: str, table: str, machine: Machine, fire: Fire, render: Render
+) -> None:
+    """Declare on ``api`` the two control endpoints of ``kind`` (records of ``table``)."""
     path = f"/_fake/{kind}/:record_id"
     attribute = machine.attribute
 

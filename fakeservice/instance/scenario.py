@@ -27,7 +27,7 @@ from fakeservice.core.errors import ApiError
 from fakeservice.instance import settings
 from fakeservice.instance.models import BACKGROUND_MODES, FEATURE_FLAGS, PLANS, instance
 from fakeservice.projects.models import projects
-from fakeservice.scenarios.loader import ScenarioError, register_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.schema import (
     ANY,
     BOOL,
@@ -42,7 +42,8 @@ from fakeservice.scenarios.schema import (
 from fakeservice.web.params import validate
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 INSTANCE = Record(
     "instance",
@@ -112,6 +113,9 @@ def load_instance(service: FakeService, data: Mapping[str, Any]) -> None:
     if "plan" in spec:
         if spec["plan"] not in PLANS:
             raise _error("instance.plan", f"must be one of {', '.join(PLANS)}")
+        alias = data.get("plan")
+        if alias is not None and str(alias).lower() != spec["plan"]:
+            raise _error("instance.plan", f"disagrees with the top-level plan {alias!r}")
         record.plan = spec["plan"]
     if "self_managed" in spec:
         record.self_managed = bool(spec["self_managed"])
@@ -141,4 +145,8 @@ def load_instance(service: FakeService, data: Mapping[str, Any]) -> None:
         )
 
 
-register_section("instance", load_instance, schema=INSTANCE, doc="plan, storages and settings")
+def register(found: Sections) -> None:
+    """Declare the top-level ``instance`` key."""
+    found.register_section(
+        "instance", load_instance, schema=INSTANCE, doc="plan, storages and settings"
+    )

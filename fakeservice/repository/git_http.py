@@ -18,7 +18,7 @@ anonymously; otherwise missing or wrong credentials get 401 with
 
 A push moves the project's refs at once (the API sees it) and updates the project as any
 write does (``empty_repo``, ``default_branch``, default branch protection); the refs it
-moved go to the ref-update listeners (:func:`~fakeservice.repository.models.on_ref_update`)
+moved go to the ref-update listeners (:data:`~fakeservice.repository.models.REFS_MOVED`)
 with the pusher.
 """
 
@@ -42,12 +42,13 @@ from fakeservice.repository.access import (
 )
 from fakeservice.repository.git import RefUpdate, Repository
 from fakeservice.repository.models import read_repository, record_change
+from fakeservice.repository.router import api
 from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
 from fakeservice.tokens.models import find_secret
 from fakeservice.users.models import User, find_by_username, hash_password, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH
 
 CHALLENGE = 'Basic realm="GitLab"'
 ACCESS_DENIED = (

@@ -8,6 +8,7 @@ from typing import Any
 from fakeservice.instance.control import machine_control
 from fakeservice.storage_moves import models
 from fakeservice.storage_moves.machines import MOVE_MACHINE
+from fakeservice.storage_moves.router import api
 from fakeservice.storage_moves.views import move_view
 from fakeservice.web.context import Context
 
@@ -16,4 +17,4 @@ def _render(ctx: Context, move: models.StorageMove) -> dict[str, Any]:
     return {**move_view(ctx.store, move, ctx.base_url), "kind": move.kind}
 
 
-machine_control("storage_moves", models.TABLE, MOVE_MACHINE, models.fire, _render)
+machine_control(api, "storage_moves", models.TABLE, MOVE_MACHINE, models.fire, _render)

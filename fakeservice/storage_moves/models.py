@@ -25,8 +25,7 @@ from fakeservice.core.store import Selection, Store, Table
 from fakeservice.instance.background import Worker, due_index, register_worker, schedule
 from fakeservice.instance.models import storage_names
 from fakeservice.instance.settings import preferred_storage
-from fakeservice.projects.models import Project, on_delete
-from fakeservice.repository.access import on_read_only_check
+from fakeservice.projects.models import Project
 from fakeservice.storage_moves.containers import ContainerKind
 from fakeservice.storage_moves.machines import MOVE_MACHINE, NEXT_EVENT, READ_ONLY_STATES
 
@@ -88,12 +87,10 @@ def read_only(store: Store, kind: str, container_id: Hashable) -> bool:
     return bool(moves(store).sorted["moving"].part((kind, container_id)))
 
 
-@on_read_only_check
 def project_read_only(store: Store, project: Project) -> bool:
     return read_only(store, "project", project.id)
 
 
-@on_delete
 def forget_project_moves(store: Store, project: Project) -> None:
     for move in list(of_container(store, "project", project.id)):
         moves(store).delete(move)

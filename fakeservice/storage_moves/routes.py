@@ -23,15 +23,14 @@ from fakeservice.instance.models import require_paid_plan, storage_names
 from fakeservice.instance.settings import preferred_storage
 from fakeservice.projects.lookup import find_project_or_404
 from fakeservice.projects.models import projects
-from fakeservice.projects.routes import create_hooks
 from fakeservice.storage_moves import models
-from fakeservice.storage_moves import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.storage_moves.containers import ContainerKind, container_kind
+from fakeservice.storage_moves.router import api
 from fakeservice.storage_moves.views import move_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import INT, STR, Param
-from fakeservice.web.routing import ADMIN, api
+from fakeservice.web.routing import ADMIN
 
 MOVE_ID = Param("repository_storage_move_id", INT, required=True, description="The move's ID")
 DESTINATION = Param(
@@ -155,9 +154,6 @@ def place_new_project(ctx: Context, project: Any, params: dict[str, Any]) -> Non
     if project.repository_storage != wanted:
         projects(ctx.store).update(project, repository_storage=wanted)
 
-
-if place_new_project not in create_hooks:
-    create_hooks.append(place_new_project)
 
 _register("project", "projects", "Project", STR)
 _register("snippet", "snippets", "Snippet", INT)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.errors import ApiError
 from fakeservice.instance.background import replan
-from fakeservice.scenarios.loader import ScenarioError, register_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_group
 from fakeservice.scenarios.schema import STR, Choice, Field, ListOf, Record, exactly_one
 from fakeservice.storage_moves import models
@@ -26,7 +26,8 @@ from fakeservice.storage_moves.containers import container_kind
 from fakeservice.storage_moves.machines import MOVE_MACHINE, NEXT_EVENT, STATES
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 MOVE = Record(
     "storage_move",
@@ -100,9 +101,11 @@ def load_storage_moves(service: FakeService, data: Mapping[str, Any]) -> None:
         replan(store, models.TABLE, move, now)
 
 
-register_section(
-    "storage_moves",
-    load_storage_moves,
-    schema=ListOf(MOVE),
-    doc="repository storage moves of projects and groups, in a given state",
-)
+def register(found: Sections) -> None:
+    """Declare the top-level ``storage_moves`` key."""
+    found.register_section(
+        "storage_moves",
+        load_storage_moves,
+        schema=ListOf(MOVE),
+        doc="repository storage moves of projects and groups, in a given state",
+    )

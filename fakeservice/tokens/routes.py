@@ -13,7 +13,9 @@ from fakeservice.users.models import find_by_username, hash_password, live_user,
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import DATE, INT, STR, Array, Param
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, api
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("tokens")
 
 OAUTH_LIFETIME = 7200
 

@@ -18,7 +18,7 @@ import httpx
 
 from fakeservice.core.store import Store, Table
 from fakeservice.instance.background import Worker, due_index, register_worker, schedule
-from fakeservice.projects.models import Project, on_delete, projects
+from fakeservice.projects.models import Project, projects
 from fakeservice.repository.models import find_repository
 from fakeservice.transfer import archive, bundle, settings
 from fakeservice.transfer.machines import EXPORT_MACHINE, EXPORT_NEXT
@@ -127,7 +127,6 @@ def next_event(record: ProjectExport) -> str | None:
     return EXPORT_NEXT.get(record.status)
 
 
-@on_delete
 def forget_export(store: Store, project: Project) -> None:
     record = exports(store).get(project.id)
     if record is not None:

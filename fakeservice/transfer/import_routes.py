@@ -33,10 +33,11 @@ from fakeservice.projects.models import (
     project_errors,
 )
 from fakeservice.transfer import imports
+from fakeservice.transfer.router import api
 from fakeservice.transfer.views import import_summary, import_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, FILE, HASH, STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 MEGABYTE = 1024 * 1024
 REMOTE_LIMIT = 10 * 1024**3

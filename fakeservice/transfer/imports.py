@@ -19,7 +19,7 @@ import attrs
 
 from fakeservice.core.store import Store, Table
 from fakeservice.instance.background import Worker, due_index, register_worker, schedule
-from fakeservice.projects.models import Project, on_delete, projects
+from fakeservice.projects.models import Project, projects
 from fakeservice.repository.models import record_change
 from fakeservice.transfer import archive, bundle, settings
 from fakeservice.transfer.machines import IMPORT_MACHINE, IMPORT_NEXT
@@ -160,7 +160,6 @@ def next_event(record: ProjectImport) -> str | None:
     return IMPORT_NEXT.get(record.status)
 
 
-@on_delete
 def forget_import(store: Store, project: Project) -> None:
     record = imports(store).get(project.id)
     if record is not None:

@@ -18,12 +18,12 @@ from fakeservice.core.errors import NotFound, ParamError
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
 from fakeservice.transfer import exports
-from fakeservice.transfer import scenario as _scenario  # noqa: F401  (registers its sections)
+from fakeservice.transfer.router import api
 from fakeservice.transfer.views import export_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.params import HASH, STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 ID = Param("id", STR, required=True, description="The ID or URL-encoded path of the project")
 UPLOAD_METHODS = ("PUT", "POST")

@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from fakeservice.instance.background import replan
 from fakeservice.projects.models import Project, find_project, projects
-from fakeservice.scenarios.loader import ScenarioError, register_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.schema import STR, Choice, Field, ListOf, Record
 from fakeservice.transfer import exports, imports
 from fakeservice.transfer.machines import IMPORT_MACHINE
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 EXPORT_PATHS = {
     "queued": ("queue",),
@@ -125,9 +126,11 @@ def load_imports(service: FakeService, data: Mapping[str, Any]) -> None:
         projects(store).update(project, import_status=record.status)
 
 
-register_section(
-    "exports", load_exports, schema=ListOf(EXPORT), doc="project exports in a given state"
-)
-register_section(
-    "imports", load_imports, schema=ListOf(IMPORT), doc="project imports in a given state"
-)
+def register(found: Sections) -> None:
+    """Declare the top-level ``exports`` and ``imports`` keys."""
+    found.register_section(
+        "exports", load_exports, schema=ListOf(EXPORT), doc="project exports in a given state"
+    )
+    found.register_section(
+        "imports", load_imports, schema=ListOf(IMPORT), doc="project imports in a given state"
+    )

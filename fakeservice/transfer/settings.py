@@ -27,8 +27,7 @@ SETTINGS: dict[str, type | tuple[type, ...]] = {
     "merge_method": str,
     "squash_option": str,
     "auto_devops_enabled": bool,
-    "emails_disabled": bool,
-    "container_registry_enabled": bool,
+    "emails_enabled": bool,
 }
 
 

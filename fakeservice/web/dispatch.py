@@ -38,7 +38,7 @@ from fakeservice.web.params import validate
 from fakeservice.web.routing import Match
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def render_error(error: ApiError) -> Response:
