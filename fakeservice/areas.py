@@ -78,6 +78,11 @@ AREAS: tuple[str, ...] = (
     "fakeservice.notes.area",
     "fakeservice.approvals.area",
     "fakeservice.snippets.area",
+    "fakeservice.instance.area",
+    "fakeservice.storage_moves.area",
+    "fakeservice.epics.area",
+    "fakeservice.transfer.area",
+    "fakeservice.geo.area",
 )
 
 

@@ -5,7 +5,9 @@
     plan: free   # or premium, ultimate (the default)
 
 Project and group settings of a higher plan are then ignored on create and edit and left
-out of the answers, as the real service does without the license.
+out of the answers, as the real service does without the license. It is an alias of
+``instance.plan`` (:mod:`fakeservice.instance.scenario`): both set the instance record's
+plan, the one source of truth (:func:`fakeservice.instance.models.instance`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from fakeservice.instance.models import PLANS, instance
 from fakeservice.scenarios.schema import Choice
-from fakeservice.web.settings_table import PLANS
 
 if TYPE_CHECKING:
     from fakeservice.host import Host as FakeService
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 
 
 def load_plan(service: FakeService, data: Mapping[str, Any]) -> None:
-    service.store.extras["plan"] = str(data["plan"]).lower()
+    instance(service.store).plan = str(data["plan"]).lower()
 
 
 def register(found: Sections) -> None:
@@ -31,5 +33,8 @@ def register(found: Sections) -> None:
         "plan",
         load_plan,
         schema=Choice(PLANS),
-        doc="the instance's license plan (default ultimate): settings of higher plans are ignored",
+        doc=(
+            "the instance's license plan (default ultimate): settings of higher plans are "
+            "ignored; an alias of `instance.plan`"
+        ),
     )

@@ -20,16 +20,16 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store
+from fakeservice.instance.models import PLANS, instance
 from fakeservice.web.params import HASH, Param, ParamType, validate
-
-PLANS = ("free", "premium", "ultimate")
 
 Validator = Callable[[Any], list[str]]
 
 
 def instance_plan(store: Store) -> str:
-    """The plan of the instance's license (``ultimate`` unless set otherwise)."""
-    return str(store.extras.get("plan", "ultimate"))
+    """The plan of the instance's license (``ultimate`` unless set otherwise): the instance
+    record's, which the ``instance.plan`` and top-level ``plan`` scenario keys both set."""
+    return instance(store).plan
 
 
 def licensed(store: Store, plan: str) -> bool:

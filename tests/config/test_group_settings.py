@@ -14,6 +14,7 @@ from support.calls import body, call_as
 
 from fakeservice import FakeService
 from fakeservice.groups import settings as group_settings
+from fakeservice.instance.models import instance
 
 from .strategies import setting_changes
 
@@ -119,11 +120,11 @@ def test_plan_and_admin_gates(svc: FakeService) -> None:
     assert _detail(svc)["shared_runners_minutes_limit"] is None
     call_as(svc, "PUT", "/groups/infra", "root", body={"shared_runners_minutes_limit": 5})
     assert _detail(svc)["shared_runners_minutes_limit"] == 5
-    svc.store.extras["plan"] = "free"
+    instance(svc.store).plan = "free"
     response = call_as(svc, "PUT", "/groups/infra", "olga", body={"membership_lock": True})
     assert response.status == 200
     assert "membership_lock" not in body(response)
-    svc.store.extras["plan"] = "ultimate"
+    instance(svc.store).plan = "ultimate"
     assert _detail(svc)["membership_lock"] is False
 
 

@@ -14,6 +14,7 @@ from support.calls import body, call_as
 from support.records import user_record
 
 from fakeservice import FakeService
+from fakeservice.instance.models import instance
 from fakeservice.projects import settings as project_settings
 
 from .strategies import setting_changes
@@ -231,7 +232,7 @@ def test_pages_and_packages_take_public(svc: FakeService) -> None:
 
 
 def test_a_lower_plan_ignores_and_hides_paid_settings(svc: FakeService) -> None:
-    svc.store.extras["plan"] = "free"
+    instance(svc.store).plan = "free"
     written = {"merge_trains_enabled": True, "issues_template": "x", "merge_method": "ff"}
     response = call_as(svc, "PUT", "/projects/infra%2Fsite", "root", body=written)
     assert response.status == 200
@@ -239,7 +240,7 @@ def test_a_lower_plan_ignores_and_hides_paid_settings(svc: FakeService) -> None:
     assert got["merge_method"] == "ff"
     assert "merge_trains_enabled" not in got and "issues_template" not in got
     assert "requirements_access_level" not in got and "requirements_enabled" not in got
-    svc.store.extras["plan"] = "ultimate"
+    instance(svc.store).plan = "ultimate"
     got = _get(svc)
     assert (got["merge_trains_enabled"], got["issues_template"]) == (False, None)
 
