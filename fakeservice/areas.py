@@ -66,6 +66,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.control.area",
     "fakeservice.repository.area",
     "fakeservice.ci.area",
+    "fakeservice.statuses.area",
     "fakeservice.environments.area",
     "fakeservice.clusters.area",
 )

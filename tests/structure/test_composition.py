@@ -17,7 +17,10 @@ from fakeservice.web.context import Context
 from fakeservice.web.routing import PUBLIC, AreaRouter
 
 ROOT = "root-token"
-WITHOUT_CI = tuple(area for area in AREAS if area != "fakeservice.ci.area")
+# commit statuses are CI records: that area goes with CI's
+WITHOUT_CI = tuple(
+    area for area in AREAS if area not in ("fakeservice.ci.area", "fakeservice.statuses.area")
+)
 NOT_FOUND = b'{"error":"404 Not Found"}'
 
 widgets = AreaRouter("widgets")
@@ -119,6 +122,7 @@ def test_a_composition_is_built_once_per_list_of_areas() -> None:
         "control",
         "repository",
         "ci",
+        "statuses",
         "environments",
         "clusters",
     ]
