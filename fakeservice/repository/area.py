@@ -15,7 +15,10 @@ def register(setup: Composition) -> None:
     from fakeservice.projects.routes import PROJECT_CREATED
     from fakeservice.projects.views import PROJECT_VIEW
     from fakeservice.repository import (
+        archive_routes,
+        blob_routes,
         commit_routes,
+        compare_routes,
         git_http,
         lifecycle,
         models,
@@ -26,7 +29,16 @@ def register(setup: Composition) -> None:
     )
 
     setup.tables(models.install)
-    for module in (routes, refs_routes, protected_routes, commit_routes, git_http):
+    for module in (
+        routes,
+        refs_routes,
+        protected_routes,
+        commit_routes,
+        compare_routes,
+        blob_routes,
+        archive_routes,
+        git_http,
+    ):
         setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.forget_project)
     setup.listen(PROJECT_CREATED, routes.initialize_with_readme)
