@@ -17,6 +17,8 @@ def register(setup: Composition) -> None:
     from fakeservice.repository import (
         archive_routes,
         blob_routes,
+        comments,
+        commit_extra_routes,
         commit_routes,
         compare_routes,
         git_http,
@@ -29,11 +31,13 @@ def register(setup: Composition) -> None:
     )
 
     setup.tables(models.install)
+    setup.tables(comments.install)
     for module in (
         routes,
         refs_routes,
         protected_routes,
         commit_routes,
+        commit_extra_routes,
         compare_routes,
         blob_routes,
         archive_routes,
@@ -41,6 +45,7 @@ def register(setup: Composition) -> None:
     ):
         setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.forget_project)
+    setup.listen(PROJECT_DELETED, comments.forget_project)
     setup.listen(PROJECT_CREATED, routes.initialize_with_readme)
     setup.listen(PROJECT_VIEW, routes.readme_url)
     scenario.register(setup.sections)
