@@ -25,6 +25,8 @@ def register(setup: Composition) -> None:
         lifecycle,
         models,
         protected_routes,
+        protected_tags,
+        protected_tags_routes,
         refs_routes,
         routes,
         scenario,
@@ -32,10 +34,12 @@ def register(setup: Composition) -> None:
 
     setup.tables(models.install)
     setup.tables(comments.install)
+    setup.tables(protected_tags.install)
     for module in (
         routes,
         refs_routes,
         protected_routes,
+        protected_tags_routes,
         commit_routes,
         commit_extra_routes,
         compare_routes,
