@@ -65,6 +65,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.custom_attributes.area",
     "fakeservice.control.area",
     "fakeservice.repository.area",
+    "fakeservice.releases.area",
     "fakeservice.ci.area",
     "fakeservice.statuses.area",
     "fakeservice.environments.area",

@@ -121,6 +121,7 @@ def test_a_composition_is_built_once_per_list_of_areas() -> None:
         "custom_attributes",
         "control",
         "repository",
+        "releases",
         "ci",
         "statuses",
         "environments",
