@@ -89,6 +89,30 @@ def test_compare_errors(svc: FakeService, query: dict[str, Any], status: int, me
     assert answer.json() == ({"error": message} if status == 400 else {"message": message})
 
 
+def test_compare_with_equal_commit_dates() -> None:
+    same_time = {
+        "users": [{"username": "u", "tokens": [{"token": "u-token"}]}],
+        "projects": [{"path": "u/p", "files": {"a": "0"},
+                      "commits": [{"files": {"a": str(n)}} for n in range(1, 6)]}],
+    }  # fmt: skip
+    svc = FakeService(same_time)
+    shas = [
+        c["id"]
+        for c in svc.request("GET", "/projects/u%2Fp/repository/commits", token="u-token").json()
+    ]
+
+    def between(old: str, new: str) -> list[str]:
+        query = {"from": old, "to": new}
+        body = svc.request(
+            "GET", "/projects/u%2Fp/repository/compare", token="u-token", query=query
+        ).json()
+        return [c["id"] for c in body["commits"]]
+
+    assert between(shas[3], shas[0]) == [shas[2], shas[1], shas[0]]
+    assert between(shas[0], shas[3]) == []
+    assert between(shas[5], shas[0]) == list(reversed(shas[:5]))
+
+
 def test_compare_from_own_project_id(svc: FakeService) -> None:
     project_id = get(svc, "").json()["id"]
     answer = get(
