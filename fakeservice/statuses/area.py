@@ -1,5 +1,5 @@
-"""The commit statuses area's registration: indexes over CI records by commit, and the
-statuses endpoints. Registered after the CI area, whose tables it indexes."""
+"""The commit statuses area's registration: indexes over CI records by commit, the
+statuses endpoints and the ``statuses`` key of ``projects[]``. Registered after the CI area, whose tables it indexes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.statuses import models, routes
+    from fakeservice.statuses import models, routes, scenario
 
     setup.tables(models.install)
     setup.routes(routes.api)
+    scenario.register(setup.sections)

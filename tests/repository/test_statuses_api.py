@@ -10,6 +10,7 @@ import gitlab
 import pytest
 
 from fakeservice import FakeService
+from fakeservice.scenarios.problems import ScenarioError
 
 SCENARIO: dict[str, Any] = {
     "clock": {"mode": "manual", "start": "2026-01-01T09:00:00Z"},
@@ -173,3 +174,34 @@ def test_python_gitlab(served: tuple[FakeService, str], svc: FakeService) -> Non
     with pytest.raises(gitlab.GitlabCreateError) as refused:
         commit.statuses.create({"state": "running", "name": "bot"})
     assert refused.value.response_code == 400
+
+
+def test_scenario_statuses() -> None:
+    scenario = {
+        "users": [{"username": "u", "tokens": [{"token": "u-token"}]}],
+        "projects": [{"path": "u/p", "files": {"a": "a"}, "statuses": [
+            {"state": "running", "name": "bot", "target_url": "https://ci/1"},
+            {"state": "success", "name": "bot", "coverage": 75},
+            {"state": "failed", "name": "lint", "description": "2 errors"},
+        ]}],
+    }  # fmt: skip
+    svc = FakeService(scenario)
+    url = "/projects/u%2Fp/repository/commits/main/statuses"
+    listed = svc.request("GET", url, token="u-token").json()
+    assert [(s["name"], s["status"], s["coverage"]) for s in listed] == [
+        ("bot", "success", 75.0),
+        ("lint", "failed", None),
+    ]
+    pipeline = svc.request(
+        "GET", f"/projects/u%2Fp/pipelines/{listed[0]['pipeline_id']}", token="u-token"
+    )
+    assert pipeline.json()["status"] == "failed"
+    refused = dict(scenario)
+    refused["projects"] = [{"path": "u/p", "files": {"a": "a"}, "statuses": [
+        {"state": "running", "name": "bot"}, {"state": "running", "name": "bot"},
+    ]}]  # fmt: skip
+    with pytest.raises(ScenarioError) as caught:
+        FakeService(refused)
+    assert any(
+        "Cannot transition status via :run from :running" in m for _, m in caught.value.problems
+    )
