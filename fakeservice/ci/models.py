@@ -26,6 +26,9 @@ from fakeservice.core.store import SortKey, Store, Table
 
 BUILD = "build"
 BRIDGE = "bridge"
+# a commit status posted through the API (``POST /projects/:id/statuses/:sha``): counts
+# for its pipeline's status, is never run, and is left out of the build lists
+EXTERNAL = "external"
 ACTIVE_BUILD: frozenset[str] = frozenset({"pending", "scheduled", "running"})
 JOB_SCOPES: tuple[str, ...] = (
     "created",
@@ -87,10 +90,16 @@ class Job:
     junit_gz: bytes | None = None
     artifacts_expire_at: dt.datetime | None = None
     artifacts_locked: bool = False
+    target_url: str | None = None
+    description: str | None = None
 
     @property
     def is_bridge(self) -> bool:
         return self.kind == BRIDGE
+
+    @property
+    def is_build(self) -> bool:
+        return self.kind == BUILD
 
 
 @attrs.define(slots=True)
@@ -144,10 +153,10 @@ def _root_project(p: Pipeline) -> int | None:
 def install(store: Store) -> None:
     job_table = store.table("ci_jobs")
     job_table.add_unique("token", lambda j: j.token or None)
-    job_table.add_sorted("builds_by_project", lambda j: None if j.is_bridge else j.project_id)
+    job_table.add_sorted("builds_by_project", lambda j: j.project_id if j.is_build else None)
     job_table.add_sorted(
         "builds_by_project_status",
-        lambda j: None if j.is_bridge else (j.project_id, j.status),
+        lambda j: (j.project_id, j.status) if j.is_build else None,
     )
     job_table.add_sorted("by_pipeline", lambda j: j.pipeline_id)
     job_table.add_sorted("by_pipeline_kind", lambda j: (j.pipeline_id, j.kind))
@@ -161,7 +170,7 @@ def install(store: Store) -> None:
     )
     job_table.add_sorted(
         "active_builds",
-        lambda j: j.status if not j.is_bridge and j.status in ACTIVE_BUILD else None,
+        lambda j: j.status if j.is_build and j.status in ACTIVE_BUILD else None,
     )
     pipeline_table = store.table("ci_pipelines")
     for order, key in PIPELINE_ORDERS.items():
@@ -247,7 +256,7 @@ def active_builds(store: Store, status: str) -> list[Job]:
 
 def find_build(store: Store, project_id: int, job_id: int) -> Job | None:
     job = jobs(store).get(job_id)
-    if job is None or job.project_id != project_id or job.is_bridge:
+    if job is None or job.project_id != project_id or not job.is_build:
         return None
     return job
 

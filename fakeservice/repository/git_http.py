@@ -32,7 +32,7 @@ import attrs
 
 from fakeservice.members.access import can_read_project, project_role
 from fakeservice.projects.models import Project, find_project
-from fakeservice.repository import protected
+from fakeservice.repository import protected, protected_tags
 from fakeservice.repository.access import (
     READ_ONLY,
     can_push_branch,
@@ -194,6 +194,15 @@ class _RefRules:
 
     def check(self, update: RefUpdate) -> str | None:
         branch = update.branch
+        if update.tag is not None:
+            return protected_tags.push_refusal(
+                self.store,
+                self.project.id,
+                update.tag,
+                self.level,
+                created=update.created,
+                deleted=update.deleted,
+            )
         if branch is None:
             return None
         rules = [] if self.was_empty else protected.rules_for(self.store, self.project.id, branch)

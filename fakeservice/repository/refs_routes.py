@@ -15,7 +15,7 @@ from typing import Any
 from fakeservice.core.errors import BadRequest, ParamError, or_404
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.models import Project
-from fakeservice.repository import protected
+from fakeservice.repository import protected, protected_tags
 from fakeservice.repository.access import can_push_branch
 from fakeservice.repository.git import ZERO_SHA, Branch, RefUpdate, Repository, Tag
 from fakeservice.repository.guards import caller_role, pushable, readable
@@ -242,8 +242,12 @@ def get_tag(ctx: Context) -> Any:
     auth=REQUIRED,
 )
 def create_tag(ctx: Context) -> Any:
-    """Create a tag (annotated when ``message`` is given; Developer)."""
+    """Create a tag (annotated when ``message`` is given; Developer; a protected tag needs
+    one of its create levels)."""
     project, repo = pushable(ctx)
+    role = caller_role(ctx, project)
+    if not protected_tags.can_create(ctx.store, project.id, ctx.params["tag_name"], role):
+        raise BadRequest(protected_tags.CREATE_PROTECTED, raw=True)
     tag = repo.create_tag(
         ctx.params["tag_name"],
         ctx.params["ref"],

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from fakeservice.core.clock import parse_iso
 from fakeservice.core.errors import ApiError
 from fakeservice.projects.models import Project
-from fakeservice.repository import protected
+from fakeservice.repository import protected, protected_tags
 from fakeservice.repository.git import Action
 from fakeservice.repository.models import (
     commit_email,
@@ -108,6 +108,15 @@ PROTECTED_BRANCHES = ListOf(
             "merge": Field(LEVEL, "who may merge (default: maintainer)"),
             "allow_force_push": Field(BOOL),
             "code_owner_approval_required": Field(BOOL),
+        },
+    )
+)
+PROTECTED_TAGS = ListOf(
+    Record(
+        "protected tag",
+        {
+            "name": Field(STR, "tag name or wildcard", True),
+            "create": Field(LEVEL, "who may create matching tags (default: maintainer)"),
         },
     )
 )
@@ -251,12 +260,25 @@ def load_protected(service: FakeService, project: Project, value: Any, where: st
         )
 
 
+@_reported
+def load_protected_tags(service: FakeService, project: Project, value: Any, where: str) -> None:
+    """``protected_tags``: rules by name; one named like an existing rule replaces it."""
+    for spec in value:
+        name = str(spec["name"])
+        existing = protected_tags.find(service.store, project.id, name)
+        if existing is not None:
+            protected_tags.unprotect(service.store, existing)
+        level = LEVELS[str(spec.get("create", "maintainer")).lower()]
+        protected_tags.protect(service.store, project.id, name, level)
+
+
 SECTIONS: tuple[tuple[str, Loader, Kind, str], ...] = (
     ("files", load_files, FILES, "path: content, committed on the default branch"),
     ("branches", load_branches, BRANCHES, "branches to create"),
     ("commits", load_commits, COMMITS, "commits, in order (history for blame)"),
     ("tags", load_tags, TAGS, "tags to create"),
     ("protected_branches", load_protected, PROTECTED_BRANCHES, "protected branch rules"),
+    ("protected_tags", load_protected_tags, PROTECTED_TAGS, "protected tag rules"),
 )
 
 

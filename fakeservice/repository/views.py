@@ -241,6 +241,10 @@ def _access_level_view(level: AccessLevel) -> dict[str, Any]:
     }
 
 
+def access_levels_view(levels: Sequence[AccessLevel]) -> list[dict[str, Any]]:
+    return [_access_level_view(level) for level in levels]
+
+
 def protected_branch_view(record: ProtectedBranch) -> dict[str, Any]:
     return {
         "id": record.id,

@@ -44,7 +44,8 @@ SCENARIO: dict[str, Any] = {
                      {"user": "guest", "role": "guest"}],
          "files": {"README.md": "# Web\n"},
          "branches": [{"name": "release/1"}],
-         "protected_branches": [{"name": "release/*"}]},
+         "protected_branches": [{"name": "release/*"}],
+         "protected_tags": [{"name": "release-*"}]},
         {"path": "acme/sub/lib", "visibility": "public", "files": {"lib.py": "x = 1\n"}},
         {"path": "acme/vault", "visibility": "private",
          "members": [{"user": "maint", "role": "maintainer"}, {"user": "dev", "role": "developer"},
@@ -334,3 +335,23 @@ def test_clone_of_an_empty_repository(url: str, git: Git) -> None:
     result = git.run("clone", remote(url, "acme/empty.git"), "empty")
     assert result.returncode == 0
     assert "empty repository" in result.stderr
+
+
+def test_protected_tags_over_git(svc: FakeService, url: str, git: Git) -> None:
+    work = clone_web(url, git, "dev-token")
+    git.commit_file(work, "t.txt", "t\n", "Tagged")
+    git.ok("push", "-q", "origin", "HEAD:topic", cwd=work)
+    refused = git.run("push", "origin", "HEAD:refs/tags/release-1", cwd=work)
+    assert "You are not allowed to create this tag as it is protected." in refused.stderr
+    tag = svc.request("GET", "/projects/acme%2Fweb/repository/tags/release-1")
+    assert tag.status == 404
+    maint = git.home / "maint"
+    git.ok("clone", "-q", remote(url, "acme/web.git", "maint-token"), str(maint))
+    git.ok("fetch", "-q", "origin", "topic", cwd=maint)
+    git.ok("push", "-q", "origin", "FETCH_HEAD:refs/tags/release-1", cwd=maint)
+    git.ok("push", "-q", "origin", "HEAD:refs/tags/free", cwd=work)
+    moved = git.run("push", "-f", "origin", "origin/main:refs/tags/release-1", cwd=maint)
+    assert "You are not allowed to change existing tags on this project." in moved.stderr
+    deleted = git.run("push", "origin", ":refs/tags/release-1", cwd=work)
+    assert "You are not allowed to delete protected tags from this project." in deleted.stderr
+    git.ok("push", "-q", "origin", ":refs/tags/release-1", cwd=maint)

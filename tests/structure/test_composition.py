@@ -17,7 +17,10 @@ from fakeservice.web.context import Context
 from fakeservice.web.routing import PUBLIC, AreaRouter
 
 ROOT = "root-token"
-WITHOUT_CI = tuple(area for area in AREAS if area != "fakeservice.ci.area")
+# commit statuses are CI records: that area goes with CI's
+WITHOUT_CI = tuple(
+    area for area in AREAS if area not in ("fakeservice.ci.area", "fakeservice.statuses.area")
+)
 NOT_FOUND = b'{"error":"404 Not Found"}'
 
 widgets = AreaRouter("widgets")

@@ -15,7 +15,7 @@ from typing import Any
 
 from fakeservice.ci.flow import fire_job, refresh_pipeline
 from fakeservice.ci.machines import CANCELABLE, PLAYABLE, RETRYABLE
-from fakeservice.ci.models import Job, Pipeline, jobs, latest_jobs, pipelines
+from fakeservice.ci.models import EXTERNAL, Job, Pipeline, jobs, latest_jobs, pipelines
 from fakeservice.ci.pipelines.creation import job_token
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.core.store import Store
@@ -79,7 +79,7 @@ def reopen_skipped(store: Store, pipeline: Pipeline, now: dt.datetime, after: Jo
     """Process skipped jobs again: all of them, or those after ``after`` (later stages,
     or needing it)."""
     for job in latest_jobs(store, pipeline.id):
-        if job.status != "skipped":
+        if job.status != "skipped" or job.kind == EXTERNAL:
             continue
         later = after is None or job.stage_idx > after.stage_idx
         needing = after is not None and job.needs is not None and after.name in job.needs

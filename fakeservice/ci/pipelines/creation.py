@@ -134,6 +134,10 @@ def _new_pipeline(
     )
 
 
+# the record of a pipeline that is not built from a CI file (external commit statuses)
+new_pipeline = _new_pipeline
+
+
 def create_skipped(
     store: Store,
     project: Project,

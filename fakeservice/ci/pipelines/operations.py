@@ -16,6 +16,7 @@ from fakeservice.ci.flow import fire_job, refresh_pipeline
 from fakeservice.ci.jobs.operations import clone, reopen_skipped
 from fakeservice.ci.machines import CANCELABLE
 from fakeservice.ci.models import (
+    EXTERNAL,
     Pipeline,
     jobs,
     latest_jobs,
@@ -30,7 +31,7 @@ RETRIED_STATUSES = ("failed", "canceled")
 
 def retry(store: Store, pipeline: Pipeline, user_id: int | None, now: dt.datetime) -> Pipeline:
     for job in latest_jobs(store, pipeline.id):
-        if job.status in RETRIED_STATUSES:
+        if job.status in RETRIED_STATUSES and job.kind != EXTERNAL:
             clone(store, job, user_id, now)
     reopen_skipped(store, pipeline, now, None)
     refresh_pipeline(store, pipeline, now)

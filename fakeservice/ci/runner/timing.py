@@ -3,8 +3,9 @@
 A pending job is picked up ``pickup_seconds`` after it was queued, a running job finishes
 ``duration`` seconds (from its outcome, at most its timeout) after it started, and a
 delayed (``scheduled``) job is queued ``start_in`` seconds after it was scheduled. Jobs in
-other states, bridges, and jobs of projects in another mode have no due time. Due times
-are kept in the ``runner_due`` index so the next event is found in O(log n).
+other states, bridges, external commit statuses, and jobs of projects in another mode
+have no due time. Due times are kept in the ``runner_due`` index so the next event is
+found in O(log n).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fakeservice.projects.models import projects
 
 def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
     """When the runner should next act on ``job`` (never earlier than ``now``)."""
-    if job.is_bridge or job.retried:
+    if not job.is_build or job.retried:
         return None
     mode, pickup = mode_of(store, job.project_id)
     if mode != "timed":

@@ -1,0 +1,1 @@
+"""Releases: a release per tag of a project, with its asset links."""
