@@ -72,6 +72,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.topics.area",
     "fakeservice.badges.area",
     "fakeservice.wikis.area",
+    "fakeservice.feature_flags.area",
 )
 
 
