@@ -72,15 +72,17 @@ def forget(store: Store, kind: str, owner_id: int) -> None:
     _wikis(store).pop(f"{kind}:{owner_id}", None)
 
 
-def list_pages(wiki: Wiki) -> list[Page]:
-    """Every page of the wiki's default branch, ordered by slug."""
+def list_pages(wiki: Wiki, *, content: bool = True) -> list[Page]:
+    """Every page of the wiki's default branch, ordered by slug (without reading their
+    content unless ``content``)."""
     if wiki.repo.is_empty:
         return []
     found: list[Page] = []
     for entry in wiki.repo.tree("HEAD", recursive=True):
         named = pages.split_page_path(entry.path) if entry.type == "blob" else None
         if named is not None:
-            found.append(Page(named[0], named[1], entry.path, wiki.repo.raw("HEAD", entry.path)))
+            data = wiki.repo.raw("HEAD", entry.path) if content else b""
+            found.append(Page(named[0], named[1], entry.path, data))
     return sorted(found, key=lambda page: page.slug)
 
 

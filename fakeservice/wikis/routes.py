@@ -84,7 +84,7 @@ def _find(ctx: Context, owner: Owner, version: str | None = None) -> Page:
 
 def _list(ctx: Context, owner: Owner) -> Any:
     owner.check_read()
-    found = models.list_pages(owner.wiki)
+    found = models.list_pages(owner.wiki, content=ctx.params["with_content"])
     if ctx.params["with_content"]:
         return [page_view(page) for page in found]
     return [page_basic(page) for page in found]
