@@ -10,10 +10,7 @@ of the other projects.
 
 from __future__ import annotations
 
-import argparse
-import time
-
-from latency import Case, get_ok, measure, print_table
+from latency import Case, get_ok, run_sizes
 
 from fakeservice import FakeService
 from fakeservice.feature_flags.models import create_flag, create_list
@@ -82,19 +79,7 @@ def cases(svc: FakeService, size: int) -> dict[str, Case]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 50_000])
-    parser.add_argument("--repeat", type=int, default=100)
-    args = parser.parse_args()
-    rows: list[tuple[str, int, float, float]] = []
-    for size in args.sizes:
-        start = time.perf_counter()
-        svc = build(size)
-        print(f"built {size} feature flags in {time.perf_counter() - start:.1f} s")
-        for name, call in cases(svc, size).items():
-            median, p95 = measure(call, args.repeat)
-            rows.append((name, size, median, p95))
-    print_table(rows, width=36, size="flags")
+    run_sizes(__doc__, build, cases, sizes=[1_000, 50_000], unit="flags", width=36)
 
 
 if __name__ == "__main__":
