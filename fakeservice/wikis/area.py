@@ -12,9 +12,10 @@ if TYPE_CHECKING:
 def register(setup: Composition) -> None:
     from fakeservice.groups.models import NAMESPACE_DELETED
     from fakeservice.projects.models import PROJECT_DELETED
-    from fakeservice.wikis import lifecycle, routes, scenario
+    from fakeservice.wikis import git_http, lifecycle, routes, scenario
 
-    setup.routes(routes.api)
+    for module in (routes, git_http):
+        setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.forget_project_wiki)
     setup.listen(NAMESPACE_DELETED, lifecycle.forget_group_wiki)
     scenario.register(setup.sections)

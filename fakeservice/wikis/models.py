@@ -68,6 +68,11 @@ def wiki_of(store: Store, kind: str, owner_id: int) -> Wiki:
     return Wiki(key, repo if repo is not None else Repository(DEFAULT_BRANCH))
 
 
+def store_wiki(store: Store, wiki: Wiki) -> None:
+    """Keep ``wiki``'s repository (after its first write, whichever way it came)."""
+    _wikis(store).setdefault(wiki.key, wiki.repo)
+
+
 def forget(store: Store, kind: str, owner_id: int) -> None:
     _wikis(store).pop(f"{kind}:{owner_id}", None)
 
@@ -133,7 +138,7 @@ def _commit(
         when=now,
         start_branch=start,
     )
-    _wikis(store).setdefault(wiki.key, wiki.repo)
+    store_wiki(store, wiki)
     return sha
 
 

@@ -16,19 +16,20 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import Forbidden, NotFound
+from fakeservice.core.store import Store
 from fakeservice.groups.lookup import find_group_or_404, group_access_level
 from fakeservice.members.models import DEVELOPER, GUEST
 from fakeservice.projects.lookup import access_level, find_project_or_404
+from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, FILE, STR, AtLeastOne, Param
-from fakeservice.web.routing import REQUIRED, AreaRouter
+from fakeservice.web.routing import REQUIRED
 from fakeservice.web.settings_table import licensed
 from fakeservice.wikis import models
 from fakeservice.wikis.models import Page, Wiki
 from fakeservice.wikis.pages import FORMATS
+from fakeservice.wikis.router import api
 from fakeservice.wikis.views import attachment_view, page_basic, page_view
-
-api = AreaRouter("wikis")
 
 ID = Param("id", STR, required=True)
 SLUG = Param("slug", STR, required=True)
@@ -45,23 +46,35 @@ class Owner:
     level: str
     frozen: bool = False
 
+    @property
+    def readable(self) -> bool:
+        return self.level != "disabled" and (self.level != "private" or self.role >= GUEST)
+
+    @property
+    def writable(self) -> bool:
+        return self.readable and self.role >= DEVELOPER and not self.frozen
+
     def check_read(self) -> None:
-        if self.level == "disabled" or (self.level == "private" and self.role < GUEST):
+        if not self.readable:
             raise Forbidden()
 
     def check_write(self) -> None:
-        self.check_read()
-        if self.role < DEVELOPER or self.frozen:
+        if not self.writable:
             raise Forbidden()
+
+
+def project_owner(store: Store, project: Project, role: int) -> Owner:
+    """The wiki of ``project`` as a caller with ``role`` in it may use it."""
+    level = project.features.get("wiki", "enabled")
+    if project.visibility == "private" and level == "enabled":
+        level = "private"
+    wiki = models.wiki_of(store, "project", project.id)
+    return Owner(wiki, role, level, frozen=project.archived)
 
 
 def _project(ctx: Context) -> Owner:
     project = find_project_or_404(ctx, ctx.params["id"])
-    level = project.features.get("wiki", "enabled")
-    if project.visibility == "private" and level == "enabled":
-        level = "private"
-    wiki = models.wiki_of(ctx.store, "project", project.id)
-    return Owner(wiki, access_level(ctx, project), level, frozen=project.archived)
+    return project_owner(ctx.store, project, access_level(ctx, project))
 
 
 def _group(ctx: Context) -> Owner:
