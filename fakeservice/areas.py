@@ -85,6 +85,8 @@ AREAS: tuple[str, ...] = (
     "fakeservice.epics.area",
     "fakeservice.transfer.area",
     "fakeservice.geo.area",
+    "fakeservice.wikis.area",
+    "fakeservice.feature_flags.area",
 )
 
 

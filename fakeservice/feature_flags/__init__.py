@@ -1,0 +1,1 @@
+"""Project feature flags (the Unleash-style API: strategies, scopes) and their user lists."""
