@@ -71,6 +71,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.namespaces.area",
     "fakeservice.topics.area",
     "fakeservice.badges.area",
+    "fakeservice.access_tokens.area",
 )
 
 
