@@ -72,6 +72,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.topics.area",
     "fakeservice.badges.area",
     "fakeservice.access_tokens.area",
+    "fakeservice.deploy.area",
 )
 
 
