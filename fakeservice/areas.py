@@ -73,6 +73,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.badges.area",
     "fakeservice.access_tokens.area",
     "fakeservice.deploy.area",
+    "fakeservice.keys.area",
 )
 
 
