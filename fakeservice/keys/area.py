@@ -1,4 +1,5 @@
-"""The keys area's registration: its tables (SSH keys, GPG keys, emails) and its endpoints."""
+"""The keys area's registration: its tables (SSH keys, GPG keys, emails, deploy key links),
+its endpoints, and deploy keys leaving deleted projects."""
 
 from __future__ import annotations
 
@@ -9,7 +10,11 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.keys import models, routes
+    from fakeservice.keys import deploy, deploy_routes, models, router, routes
+    from fakeservice.projects.models import PROJECT_DELETED
 
+    del deploy_routes, routes  # imported for their declarations
     setup.tables(models.install)
-    setup.routes(routes.api)
+    setup.tables(deploy.install)
+    setup.routes(router.api)
+    setup.listen(PROJECT_DELETED, deploy.forget_project)

@@ -9,7 +9,7 @@ import re
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
-from fakeservice.core.store import Store, Table
+from fakeservice.core.store import ALL, Store, Table
 from fakeservice.keys import ssh
 from fakeservice.users.models import find_by_email
 
@@ -23,8 +23,10 @@ EMAIL_RE = re.compile(r"\A[^@\s]+@[^@\s]+\.[^@\s]+\Z")
 
 @attrs.define(slots=True)
 class SSHKey:
+    """A user's SSH key, or a deploy key (``user_id`` None; see :mod:`fakeservice.keys.deploy`)."""
+
     id: int
-    user_id: int
+    user_id: int | None
     title: str
     key: str
     fingerprint: str
@@ -69,6 +71,7 @@ def install(store: Store) -> None:
         store.table(name).add_sorted("user", lambda r: r.user_id)
     store.tables["ssh_keys"].add_unique("fingerprint", lambda k: k.fingerprint_sha256)
     store.tables["ssh_keys"].add_unique("md5", lambda k: k.fingerprint)
+    store.tables["ssh_keys"].add_sorted("deploy", lambda k: ALL if k.user_id is None else None)
     store.tables["emails"].add_unique("email", lambda e: e.email.lower())
 
 
@@ -76,7 +79,7 @@ def add_ssh_key(
     store: Store,
     now: dt.datetime,
     *,
-    user_id: int,
+    user_id: int | None,
     title: str | None,
     key: str | None,
     expires_at: dt.datetime | None = None,

@@ -14,14 +14,13 @@ import attrs
 from fakeservice.core.errors import NotFound, or_404
 from fakeservice.core.store import Table
 from fakeservice.keys import models
+from fakeservice.keys.router import api
 from fakeservice.keys.views import email_view, gpg_key_view, ssh_key_view
 from fakeservice.users.models import User, find_by_id_or_username, users
 from fakeservice.users.views import user_basic
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Param
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
-
-api = AreaRouter("keys")
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED
 
 
 @attrs.frozen
@@ -165,8 +164,8 @@ for _family in FAMILIES:
 
 
 def _with_user(ctx: Context, key: models.SSHKey) -> dict[str, Any]:
-    owner = users(ctx.store).rows[key.user_id]
-    return {**ssh_key_view(key), "user": user_basic(owner, ctx.base_url)}
+    owner = users(ctx.store).get(key.user_id)
+    return {**ssh_key_view(key), "user": user_basic(owner, ctx.base_url) if owner else None}
 
 
 @api.get("/keys/:key_id", params=(Param("key_id", INT, required=True),), auth=ADMIN)
