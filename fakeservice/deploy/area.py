@@ -10,10 +10,11 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.deploy import router, token_routes, tokens
+    from fakeservice.deploy import router, scenario, token_routes, tokens
     from fakeservice.repository.git_http import DEPLOY_TOKEN_LOOKUP
 
     del token_routes  # imported for its declarations
     setup.tables(tokens.install)
     setup.routes(router.api)
     setup.listen(DEPLOY_TOKEN_LOOKUP, tokens.git_scopes)
+    scenario.register(setup.sections)
