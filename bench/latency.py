@@ -39,3 +39,31 @@ def print_table(rows: list[tuple[str, int, float, float]], *, width: int, size: 
     print(f"\n{'case':{width}} {size:>8} {'median ms':>10} {'p95 ms':>8}")
     for name, count, median, p95 in rows:
         print(f"{name:{width}} {count:>8} {median:>10.2f} {p95:>8.2f}")
+
+
+def run_sizes(
+    doc: str | None,
+    build: Callable[[int], FakeService],
+    cases: Callable[[FakeService, int], dict[str, Case]],
+    *,
+    sizes: list[int],
+    size: str,
+    width: int = 44,
+) -> None:
+    """The command line of a size-ratio benchmark (``--sizes``, ``--repeat``): build each
+    size, time each case, print the table."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--sizes", type=int, nargs="+", default=sizes)
+    parser.add_argument("--repeat", type=int, default=100)
+    args = parser.parse_args()
+    rows: list[tuple[str, int, float, float]] = []
+    for count in args.sizes:
+        start = time.perf_counter()
+        svc = build(count)
+        print(f"built {count} {size} in {time.perf_counter() - start:.1f} s")
+        for name, call in cases(svc, count).items():
+            median, p95 = measure(call, args.repeat)
+            rows.append((name, count, median, p95))
+    print_table(rows, width=width, size=size)
