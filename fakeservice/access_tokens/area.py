@@ -11,8 +11,12 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.access_tokens import models, personal, resource, router, scenario
+    from fakeservice.groups.models import NAMESPACE_DELETED
+    from fakeservice.projects.models import PROJECT_DELETED
 
     del personal, resource  # imported for their declarations
     setup.tables(models.install)
+    setup.listen(PROJECT_DELETED, models.forget_resource("project"))
+    setup.listen(NAMESPACE_DELETED, models.forget_resource("group"))
     setup.routes(router.api)
     scenario.register(setup.sections)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
+from typing import Any
 
 from fakeservice.core.errors import BadRequest, ValidationFailed
 from fakeservice.core.store import Store
@@ -106,6 +108,16 @@ def create_resource_token(
         access_level=access_level,
         description=description,
     )
+
+
+def forget_resource(kind: str) -> Callable[[Store, Any], None]:
+    """A deletion listener revoking the tokens of a deleted project or group."""
+
+    def forget(store: Store, resource: Any) -> None:
+        for token in list(tokens(store).select("resource", [(kind, resource.id)])):
+            revoke_resource_token(store, token)
+
+    return forget
 
 
 def revoke_resource_token(store: Store, token: AccessToken) -> None:

@@ -11,10 +11,14 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.deploy import router, scenario, token_routes, tokens
+    from fakeservice.groups.models import NAMESPACE_DELETED
+    from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.git_http import DEPLOY_TOKEN_LOOKUP
 
     del token_routes  # imported for its declarations
     setup.tables(tokens.install)
     setup.routes(router.api)
     setup.listen(DEPLOY_TOKEN_LOOKUP, tokens.git_scopes)
+    setup.listen(PROJECT_DELETED, tokens.forget_owner(tokens.PROJECT))
+    setup.listen(NAMESPACE_DELETED, tokens.forget_owner(tokens.GROUP))
     scenario.register(setup.sections)

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import re
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -99,6 +100,17 @@ def create_deploy_token(
     )
     deploy_tokens(store).insert(token)
     return token
+
+
+def forget_owner(kind: str) -> Callable[[Store, Any], None]:
+    """A deletion listener removing the deploy tokens of a deleted project or group."""
+
+    def forget(store: Store, owner: Any) -> None:
+        table = deploy_tokens(store)
+        for token in list(table.select("owner", [(kind, owner.id)])):
+            table.delete(token)
+
+    return forget
 
 
 def git_scopes(

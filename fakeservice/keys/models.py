@@ -11,7 +11,7 @@ import attrs
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import ALL, Store, Table
 from fakeservice.keys import ssh
-from fakeservice.users.models import find_by_email
+from fakeservice.users.models import User, find_by_email
 
 USAGE_TYPES = ("auth", "signing", "auth_and_signing")
 MAX_KEY_LENGTH = 5000
@@ -73,6 +73,13 @@ def install(store: Store) -> None:
     store.tables["ssh_keys"].add_unique("md5", lambda k: k.fingerprint)
     store.tables["ssh_keys"].add_sorted("deploy", lambda k: ALL if k.user_id is None else None)
     store.tables["emails"].add_unique("email", lambda e: e.email.lower())
+
+
+def forget_user(store: Store, user: User) -> None:
+    """Delete a deleted user's SSH keys, GPG keys and emails (USER_DELETED listener)."""
+    for table in (ssh_keys(store), gpg_keys(store), emails(store)):
+        for record in list(table.select("user", [user.id])):
+            table.delete(record)
 
 
 def add_ssh_key(
