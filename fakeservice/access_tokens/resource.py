@@ -1,6 +1,6 @@
 """Project and group access tokens: list (``state``), get, create (a bot user made a member
-at the token's access level), revoke and rotate. Maintainers manage a project's tokens,
-owners a group's; a token cannot carry a higher role than its creator's."""
+at the token's access level), revoke, rotate and ``self/rotate``. Maintainers manage a
+project's tokens, owners a group's; a token cannot carry a higher role than its creator's."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from fakeservice.access_tokens.models import (
     rotate,
 )
 from fakeservice.access_tokens.router import api
-from fakeservice.core.errors import BadRequest, NotFound, Unauthorized
+from fakeservice.core.errors import BadRequest, Forbidden, NotFound, Unauthorized
 from fakeservice.groups.lookup import find_group_or_404, group_access_level
 from fakeservice.members.models import MAINTAINER, OWNER, PROJECT_LEVELS
 from fakeservice.projects.lookup import access_level, find_project_or_404
@@ -154,6 +154,20 @@ def _declare(resource: Resource) -> None:
         token = _token(ctx, resource, record)
         if (token.access_level or 0) > role:
             raise BadRequest("Not eligible to rotate token with access level higher than the user")
+        new = rotate(ctx.store, ctx.now, token, ctx.params.get("expires_at"))
+        return json_response(resource_token_view(new, ctx, with_secret=True), 200)
+
+    @api.post(
+        f"{base}/self/rotate",
+        params=(Param("expires_at", DATE),),
+        auth=REQUIRED,
+        summary=f"Rotate the {kind} access token used for this request",
+    )
+    def rotate_self(ctx: Context) -> Any:
+        record = resource.find(ctx, ctx.path_params["id"])
+        token = ctx.caller.token
+        if token is None or token.kind != kind or token.resource_id != record.id:
+            raise Forbidden()
         new = rotate(ctx.store, ctx.now, token, ctx.params.get("expires_at"))
         return json_response(resource_token_view(new, ctx, with_secret=True), 200)
 

@@ -186,6 +186,14 @@ def test_python_gitlab_project_and_group_tokens(served: tuple[FakeService, str])
     bot = gitlab.Gitlab(url, private_token=token.token)
     bot.auth()
     assert bot.user is not None and bot.user.username.startswith("project_1_bot_")
+    # the bot rotates its own token
+    own = bot.projects.get("acme/website", lazy=True).access_tokens.get(token.id, lazy=True)
+    rotated = own.rotate(self_rotate=True)
+    assert rotated["user_id"] == bot.user.id and rotated["id"] != token.id
+    with pytest.raises(gitlab.GitlabAuthenticationError):
+        bot.auth()
+    token = project.access_tokens.get(rotated["id"])
+    bot = gitlab.Gitlab(url, private_token=rotated["token"])
     project.access_tokens.delete(token.id)
     with pytest.raises(gitlab.GitlabAuthenticationError):
         bot.auth()
@@ -195,3 +203,14 @@ def test_python_gitlab_project_and_group_tokens(served: tuple[FakeService, str])
     assert [t.name for t in group.access_tokens.list(get_all=True)] == ["g"]
     made.delete()
     assert group.access_tokens.get(made.id).revoked is True
+
+
+def test_self_rotate_needs_the_resource_own_token(svc: FakeService) -> None:
+    made = create(svc).json()
+    path = f"{WEBSITE}/access_tokens/self/rotate"
+    assert call(svc, "POST", path, token="alice-token").status == 403
+    other = create(svc, "/projects/alice%2Fdotfiles").json()
+    assert call(svc, "POST", path, token=other["token"]).status == 403
+    rotated = call(svc, "POST", path, token=made["token"], json_body={"expires_at": "2026-01-15"})
+    assert (rotated.status, rotated.json()["expires_at"]) == (200, "2026-01-15")
+    assert call(svc, "GET", "/user", token=made["token"]).status == 401
