@@ -26,7 +26,7 @@ from fakeservice.tokens.views import token_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import DATE, INT, STR, Array, Param
-from fakeservice.web.routing import REQUIRED
+from fakeservice.web.routing import REQUIRED, renamer
 
 
 @attrs.frozen
@@ -85,6 +85,7 @@ def _token(ctx: Context, resource: Resource, record: Any) -> AccessToken:
 def _declare(resource: Resource) -> None:
     base = f"/{resource.collection}/:id/access_tokens"
     kind = resource.kind
+    named = renamer(f"{kind}_token")
 
     @api.get(
         base,
@@ -93,6 +94,7 @@ def _declare(resource: Resource) -> None:
         paginated=True,
         summary=f"List a {kind}'s access tokens (state active or inactive)",
     )
+    @named
     def list_tokens(ctx: Context) -> Any:
         record, _ = _managed(ctx, resource)
         selection = tokens(ctx.store).select("resource", [(kind, record.id)])
@@ -103,12 +105,14 @@ def _declare(resource: Resource) -> None:
 
     @api.get(f"{base}/:token_id", params=(TOKEN_ID,), auth=REQUIRED,
              summary=f"Get a {kind} access token")  # fmt: skip
+    @named
     def get_token(ctx: Context) -> Any:
         record, _ = _managed(ctx, resource)
         return resource_token_view(_token(ctx, resource, record), ctx)
 
     @api.post(base, params=CREATE_PARAMS, auth=REQUIRED,
               summary=f"Create a {kind} access token and its bot user")  # fmt: skip
+    @named
     def create_token(ctx: Context) -> Any:
         p = ctx.params
         record = resource.find(ctx, ctx.path_params["id"])
@@ -138,6 +142,7 @@ def _declare(resource: Resource) -> None:
 
     @api.delete(f"{base}/:token_id", params=(TOKEN_ID,), auth=REQUIRED, status=204,
                 summary=f"Revoke a {kind} access token")  # fmt: skip
+    @named
     def revoke_token(ctx: Context) -> Any:
         record, _ = _managed(ctx, resource)
         revoke_resource_token(ctx.store, _token(ctx, resource, record))
@@ -149,6 +154,7 @@ def _declare(resource: Resource) -> None:
         auth=REQUIRED,
         summary=f"Rotate a {kind} access token (the old one is revoked)",
     )
+    @named
     def rotate_token(ctx: Context) -> Any:
         record, role = _managed(ctx, resource)
         token = _token(ctx, resource, record)
@@ -163,7 +169,8 @@ def _declare(resource: Resource) -> None:
         auth=REQUIRED,
         summary=f"Rotate the {kind} access token used for this request",
     )
-    def rotate_self(ctx: Context) -> Any:
+    @named
+    def rotate_self_token(ctx: Context) -> Any:
         record = resource.find(ctx, ctx.path_params["id"])
         token = ctx.caller.token
         if token is None or token.kind != kind or token.resource_id != record.id:

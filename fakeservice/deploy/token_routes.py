@@ -22,7 +22,7 @@ from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import find_project_or_404, require_access
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Array, Param
-from fakeservice.web.routing import ADMIN, REQUIRED
+from fakeservice.web.routing import ADMIN, REQUIRED, renamer
 
 ACTIVE = Param("active", BOOL)
 TOKEN_ID = Param("token_id", INT, required=True)
@@ -44,13 +44,14 @@ def _listed(ctx: Context, partitions: list[Any] | None) -> Any:
 
 
 @api.get("/deploy_tokens", params=(ACTIVE,), auth=ADMIN, paginated=True)
-def list_all(ctx: Context) -> Any:
+def list_deploy_tokens(ctx: Context) -> Any:
     """Every deploy token of the instance (administrators; ``active`` filters)."""
     return _listed(ctx, None)
 
 
 def _declare(kind: str, collection: str, owner: Callable[[Context], Any]) -> None:
     base = f"/{collection}/:id/deploy_tokens"
+    named = renamer(f"{kind}_token")
 
     def found(ctx: Context, record: Any) -> DeployToken:
         token = deploy_tokens(ctx.store).get(ctx.params["token_id"])
@@ -60,16 +61,19 @@ def _declare(kind: str, collection: str, owner: Callable[[Context], Any]) -> Non
 
     @api.get(base, params=(ACTIVE,), auth=REQUIRED, paginated=True,
              summary=f"List a {kind}'s deploy tokens (``active`` filters)")  # fmt: skip
+    @named
     def list_tokens(ctx: Context) -> Any:
         return _listed(ctx, [(kind, owner(ctx).id)])
 
     @api.get(f"{base}/:token_id", params=(TOKEN_ID,), auth=REQUIRED,
              summary=f"Get a {kind} deploy token")  # fmt: skip
+    @named
     def get_token(ctx: Context) -> Any:
         return deploy_token_view(found(ctx, owner(ctx)), ctx.now)
 
     @api.post(base, params=CREATE_PARAMS, auth=REQUIRED,
               summary=f"Create a {kind} deploy token")  # fmt: skip
+    @named
     def create_token(ctx: Context) -> Any:
         p = ctx.params
         token = create_deploy_token(
@@ -86,6 +90,7 @@ def _declare(kind: str, collection: str, owner: Callable[[Context], Any]) -> Non
 
     @api.delete(f"{base}/:token_id", params=(TOKEN_ID,), auth=REQUIRED,
                 summary=f"Delete a {kind} deploy token")  # fmt: skip
+    @named
     def delete_token(ctx: Context) -> Any:
         deploy_tokens(ctx.store).delete(found(ctx, owner(ctx)))
         return None

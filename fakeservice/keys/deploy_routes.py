@@ -67,13 +67,13 @@ def _link(ctx: Context, project: Project) -> DeployKeyLink:
 
 
 @api.get("/deploy_keys", auth=ADMIN, paginated=True)
-def list_all(ctx: Context) -> Any:
+def list_deploy_keys(ctx: Context) -> Any:
     """Every deploy key, with the projects it may write to and read (administrators)."""
     return ctx.paginate(ssh_keys(ctx.store).select("deploy"), lambda k: _instance_view(ctx, k))
 
 
 @api.get("/projects/:id/deploy_keys", params=(PROJECT_ID,), auth=REQUIRED, paginated=True)
-def list_project_keys(ctx: Context) -> Any:
+def list_project_deploy_keys(ctx: Context) -> Any:
     """A project's deploy keys with their ``can_push``."""
     project = _project(ctx)
     selection = links(ctx.store).select("project", [project.id])
@@ -81,7 +81,7 @@ def list_project_keys(ctx: Context) -> Any:
 
 
 @api.get("/projects/:id/deploy_keys/:key_id", params=(PROJECT_ID, KEY_ID), auth=REQUIRED)
-def get_project_key(ctx: Context) -> Any:
+def get_project_deploy_key(ctx: Context) -> Any:
     """One of a project's deploy keys."""
     return _linked_view(ctx, _link(ctx, _project(ctx)))
 
@@ -97,7 +97,7 @@ def get_project_key(ctx: Context) -> Any:
     ),
     auth=REQUIRED,
 )
-def add_project_key(ctx: Context) -> Any:
+def add_project_deploy_key(ctx: Context) -> Any:
     """Add a deploy key to a project (a known deploy key of the same fingerprint is linked)."""
     project = _project(ctx)
     p = ctx.params
@@ -119,7 +119,7 @@ def add_project_key(ctx: Context) -> Any:
     constraints=(AtLeastOne(("title", "can_push")),),
     auth=REQUIRED,
 )
-def update_project_key(ctx: Context) -> Any:
+def update_project_deploy_key(ctx: Context) -> Any:
     """Change a deploy key's title and this project's ``can_push``."""
     found = _link(ctx, _project(ctx))
     if "title" in ctx.params:
@@ -130,14 +130,14 @@ def update_project_key(ctx: Context) -> Any:
 
 
 @api.delete("/projects/:id/deploy_keys/:key_id", params=(PROJECT_ID, KEY_ID), auth=REQUIRED)
-def delete_project_key(ctx: Context) -> Any:
+def delete_project_deploy_key(ctx: Context) -> Any:
     """Remove a deploy key from a project (the key goes when no project has it)."""
     unlink(ctx.store, _link(ctx, _project(ctx)))
     return None
 
 
 @api.post("/projects/:id/deploy_keys/:key_id/enable", params=(PROJECT_ID, KEY_ID), auth=REQUIRED)
-def enable_project_key(ctx: Context) -> Any:
+def enable_project_deploy_key(ctx: Context) -> Any:
     """Enable a known deploy key for a project."""
     project = _project(ctx)
     key = deploy_key(ctx.store, ctx.params["key_id"])

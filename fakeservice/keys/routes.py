@@ -20,7 +20,7 @@ from fakeservice.users.models import User, find_by_id_or_username, users
 from fakeservice.users.views import user_basic
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Param
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, Handler
 
 
 @attrs.frozen
@@ -123,40 +123,77 @@ def _declare(family: Family) -> None:
 
     own, other = f"/user/{family.path}", f"/users/:id/{family.path}"
     noun = family.path.replace("_", " ")
-    api.get(own, auth=REQUIRED, paginated=True, summary=f"The caller's {noun}")(
-        lambda ctx: listed(ctx, ctx.user)
+
+    def declare(method: str, path: str, name: str, handler: Handler, **kw: Any) -> None:
+        handler.__name__ = handler.__qualname__ = f"{name}_{family.path}"
+        api.route(method, path, **kw)(handler)
+
+    one = f"/:{family.item}"
+    declare(
+        "GET",
+        own,
+        "list_own",
+        lambda ctx: listed(ctx, ctx.user),
+        auth=REQUIRED,
+        paginated=True,
+        summary=f"The caller's {noun}",
     )
-    api.get(
-        f"{own}/:{family.item}",
+    declare(
+        "GET",
+        own + one,
+        "get_own",
+        lambda ctx: family.view(record_of(ctx, ctx.user)),
         params=(item,),
         auth=REQUIRED,
         summary=f"One of the caller's {noun}",
-    )(lambda ctx: family.view(record_of(ctx, ctx.user)))
-    api.post(own, params=family.params, auth=REQUIRED, summary=f"Add to the caller's {noun}")(
-        lambda ctx: added(ctx, ctx.user, False)
     )
-    api.delete(
-        f"{own}/:{family.item}",
+    declare(
+        "POST",
+        own,
+        "add_own",
+        lambda ctx: added(ctx, ctx.user, False),
+        params=family.params,
+        auth=REQUIRED,
+        summary=f"Add to the caller's {noun}",
+    )
+    declare(
+        "DELETE",
+        own + one,
+        "delete_own",
+        lambda ctx: deleted(ctx, ctx.user),
         params=(item,),
         auth=REQUIRED,
         summary=f"Delete one of the caller's {noun}",
-    )(lambda ctx: deleted(ctx, ctx.user))
-    api.get(
-        other, auth=PUBLIC if family.public else ADMIN, paginated=True, summary=f"A user's {noun}"
-    )(lambda ctx: listed(ctx, _owner(ctx)))
-    if family.public:
-        api.get(f"{other}/:{family.item}", params=(item,), summary=f"One of a user's {noun}")(
-            lambda ctx: family.view(record_of(ctx, _owner(ctx)))
-        )
-    api.post(other, params=family.params, auth=ADMIN, summary=f"Add to a user's {noun}")(
-        lambda ctx: added(ctx, _owner(ctx), True)
     )
-    api.delete(
-        f"{other}/:{family.item}",
-        params=(item,),
+    declare(
+        "GET",
+        other,
+        "list_user",
+        lambda ctx: listed(ctx, _owner(ctx)),
+        auth=PUBLIC if family.public else ADMIN,
+        paginated=True,
+        summary=f"A user's {noun}",
+    )
+    if family.public:
+        declare(
+            "GET",
+            other + one,
+            "get_user",
+            lambda ctx: family.view(record_of(ctx, _owner(ctx))),
+            params=(item,),
+            summary=f"One of a user's {noun}",
+        )
+    declare(
+        "POST",
+        other,
+        "add_user",
+        lambda ctx: added(ctx, _owner(ctx), True),
+        params=family.params,
         auth=ADMIN,
-        summary=f"Delete one of a user's {noun}",
-    )(lambda ctx: deleted(ctx, _owner(ctx)))
+        summary=f"Add to a user's {noun}",
+    )
+    declare("DELETE", other + one, "delete_user", lambda ctx: deleted(ctx, _owner(ctx)),
+            params=(item,), auth=ADMIN, summary=f"Delete one of a user's {noun}")  # fmt: skip
 
 
 for _family in FAMILIES:

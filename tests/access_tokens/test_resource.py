@@ -100,7 +100,8 @@ def test_role_rules(svc: FakeService) -> None:
     assert (refused.status, refused.json()) == (
         400,
         {
-            "message": "400 Bad request - User does not have permission to create project access token"
+            "message": "400 Bad request - User does not have permission to create project "
+            "access token"
         },
     )
     listed = call(svc, "GET", f"{WEBSITE}/access_tokens", token=reporter)
