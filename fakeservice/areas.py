@@ -27,7 +27,8 @@ Adding an area (``fakeservice/widgets/``):
    Events are named by the area that emits them: ``NAMESPACE_DELETED``,
    ``NAMESPACE_MOVED``, ``GROUP_VISIBILITY`` (``groups.models``), ``PROJECT_DELETED``
    (``projects.models``), ``PROJECT_CREATED`` (``projects.routes``), ``PROJECT_VIEW``
-   (``projects.views``), ``REFS_MOVED`` (``repository.models``), ``BRIDGE_PENDING``,
+   (``projects.views``), ``REFS_MOVED`` (``repository.models``), ``DEPLOY_TOKEN_LOOKUP``
+   (``repository.git_http``), ``USER_DELETED`` (``users.models``), ``BRIDGE_PENDING``,
    ``DOWNSTREAM_COMPLETED`` (``ci.flow``), ``JOB_TOKEN_LOOKUP`` (``web.auth``); an
    area emits its own with :func:`fakeservice.core.events.listeners`. Listening instead
    of importing is also how a lower module reaches a higher one without an import cycle
@@ -87,6 +88,9 @@ AREAS: tuple[str, ...] = (
     "fakeservice.geo.area",
     "fakeservice.wikis.area",
     "fakeservice.feature_flags.area",
+    "fakeservice.access_tokens.area",
+    "fakeservice.deploy.area",
+    "fakeservice.keys.area",
 )
 
 

@@ -3,7 +3,8 @@ too; the ``.git`` suffix may be left out), outside ``/api/v4``.
 
 These endpoints do their own authentication, HTTP Basic as git speaks it, instead of the
 API's token resolution: the password is a personal, project or OAuth access token (any
-username, ``oauth2`` included) or the user's password. Public code is readable
+username, ``oauth2`` included), the user's password, or a deploy token with its username
+(read only, the projects it reaches; see :data:`DEPLOY_TOKEN_LOOKUP`). Public code is readable
 anonymously; otherwise missing or wrong credentials get 401 with
 ``WWW-Authenticate: Basic realm="GitLab"`` so git asks for them and retries.
 
@@ -26,10 +27,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
+from fakeservice.core.events import listeners
 from fakeservice.members.access import can_read_project, project_role
 from fakeservice.projects.models import Project, find_project
 from fakeservice.repository import protected, protected_tags
@@ -73,12 +76,20 @@ WRITE_SCOPES = frozenset({"api", "write_repository"})
 PASSWORD_SCOPES = frozenset({"api"})
 
 
+# Listened to by the deploy area: (store, username, secret, now) -> the scopes a deploy
+# token grants per project, or None when the credentials are not a deploy token's.
+DEPLOY_TOKEN_LOOKUP = "git.deploy_token"
+DeployGrant = Callable[[Project], frozenset[str]]
+
+
 @attrs.frozen
 class GitCaller:
-    """Who a git request runs as: anonymous (``user`` None) or a user with token scopes."""
+    """Who a git request runs as: anonymous (``user`` None), a user with token scopes, or
+    a deploy token (``deploy``: its scopes per project)."""
 
     user: User | None = None
     scopes: frozenset[str] = frozenset()
+    deploy: DeployGrant | None = None
 
 
 class _Refused(Exception):
@@ -113,9 +124,21 @@ def authenticate(ctx: Context) -> GitCaller:
         raise _Refused(_challenge()) from None
     username, _, password = decoded.partition(":")
     found = _token_caller(ctx, password) or _password_caller(ctx, username, password)
-    if found is None or found.user is None or found.user.state != "active":
+    if found is None:
+        found = _deploy_caller(ctx, username, password)
+    elif found.user is None or found.user.state != "active":
+        found = None
+    if found is None:
         raise _Refused(_challenge())
     return found
+
+
+def _deploy_caller(ctx: Context, username: str, secret: str) -> GitCaller | None:
+    for lookup in listeners(ctx.store, DEPLOY_TOKEN_LOOKUP):
+        grant = lookup(ctx.store, username, secret, ctx.now)
+        if grant is not None:
+            return GitCaller(deploy=grant)
+    return None
 
 
 def _token_caller(ctx: Context, secret: str) -> GitCaller | None:
@@ -154,9 +177,12 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
     user = caller.user
     project = _project(ctx)
     pushing = service == RECEIVE_PACK
-    if project is None or not can_read_project(store, user, project, now):
+    if caller.deploy is not None:
+        if project is None or not caller.deploy(project) & READ_SCOPES:
+            return _text(404, PROJECT_NOT_FOUND)
+    elif project is None or not can_read_project(store, user, project, now):
         return _challenge() if user is None else _text(404, PROJECT_NOT_FOUND)
-    readable = can_read_code(store, user, project, now)
+    readable = caller.deploy is not None or can_read_code(store, user, project, now)
     if user is None and (pushing or not readable):
         return _challenge()
     if not readable or (user is not None and not caller.scopes & READ_SCOPES):

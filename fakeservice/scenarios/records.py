@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from fakeservice.access_tokens.models import create_resource_token
 from fakeservice.core.clock import parse_iso
 from fakeservice.groups.models import Namespace, create_group, find_group, find_namespace
 from fakeservice.members.models import NAMESPACE, PROJECT, ROLE_BY_NAME, add_member, find_member
@@ -312,35 +313,16 @@ class RecordLoader:
 
     def _project_token(self, project: Project, spec: Any, where: str) -> None:
         secret = self._require(spec, "token", where)
-        level = role_level(spec.get("role", "maintainer"), where)
-        bot_name = f"project_{project.id}_bot_{self.store.next_id('bots')}"
-        bot = create_user(
-            self.store,
-            self.now,
-            username=bot_name,
-            name=str(spec.get("name", f"{project.name} bot")),
-            email=f"{bot_name}@noreply.example.com",
-            user_type="project_bot",
-        )
-        add_member(
-            self.store,
-            self.now,
-            kind=PROJECT,
-            source_id=project.id,
-            user_id=bot.id,
-            access_level=level,
-        )
-        issue_token(
+        create_resource_token(
             self.store,
             self.now,
             kind="project",
-            user_id=bot.id,
+            resource_id=project.id,
             name=str(spec.get("name", "project token")),
             scopes=list(spec.get("scopes") or ["api"]),
-            token=str(secret),
+            access_level=role_level(spec.get("role", "maintainer"), where),
             expires_at=_date(spec.get("expires_at")),
-            resource_id=project.id,
-            access_level=level,
+            secret=str(secret),
         )
 
     def _member(self, kind: str, source_id: int, spec: Any, where: str) -> None:

@@ -10,7 +10,7 @@ import hashlib
 
 import attrs
 
-from fakeservice.core.store import Store, Table
+from fakeservice.core.store import ALL, Store, Table
 
 SCOPES = (
     "api",
@@ -71,6 +71,8 @@ def install(store: Store) -> None:
     table.add_unique("secret", lambda t: t.token)
     table.add_unique("refresh", lambda t: t.refresh_token)
     table.add_sorted("user", lambda t: t.user_id)
+    # Every token but OAuth ones, by id: an administrator's GET /personal_access_tokens.
+    table.add_sorted("listed", lambda t: None if t.kind == "oauth" else ALL)
 
 
 def find_secret(store: Store, secret: str) -> AccessToken | None:

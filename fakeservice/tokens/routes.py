@@ -4,15 +4,23 @@ or revokes its own; ``POST /oauth/token`` issues OAuth tokens (password and refr
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
-from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed, or_404
+from fakeservice.core.errors import (
+    ApiError,
+    Forbidden,
+    NotFound,
+    Unauthorized,
+    ValidationFailed,
+    or_404,
+)
 from fakeservice.tokens.models import SCOPES, AccessToken, find_secret, issue_token, tokens
 from fakeservice.tokens.views import token_view
 from fakeservice.users.models import find_by_username, hash_password, live_user, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
-from fakeservice.web.params import DATE, INT, STR, Array, Param
+from fakeservice.web.params import BOOL, DATE, DATETIME, INT, STR, Array, Param
 from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
 
 api = AreaRouter("tokens")
@@ -80,15 +88,63 @@ def revoke_self(ctx: Context) -> Any:
     return None
 
 
-@api.get("/personal_access_tokens", params=(Param("user_id", INT),), auth=REQUIRED, paginated=True)
+LIST_PARAMS = (
+    Param("user_id", INT),
+    Param("state", STR, values=("active", "inactive")),
+    Param("revoked", BOOL),
+    Param("search", STR),
+    Param("created_before", DATETIME),
+    Param("created_after", DATETIME),
+    Param("last_used_before", DATETIME),
+    Param("last_used_after", DATETIME),
+)
+
+
+@api.get("/personal_access_tokens", params=LIST_PARAMS, auth=REQUIRED, paginated=True)
 def list_tokens(ctx: Context) -> Any:
-    """The caller's tokens (administrators: anyone's, with ``user_id``)."""
-    owner = ctx.params.get("user_id", ctx.user.id)
-    if owner != ctx.user.id and not ctx.is_admin:
-        raise Forbidden()
+    """The caller's tokens; administrators see everyone's (one user's with ``user_id``).
+    Filters: ``state``, ``revoked``, ``search`` (in the name), ``created_*``, ``last_used_*``."""
+    p = ctx.params
+    owner = p.get("user_id")
+    if owner is not None and owner != ctx.user.id and not ctx.is_admin:
+        raise Unauthorized()
     table = tokens(ctx.store)
-    selection = table.select("user", [owner]).filter(lambda t: t.kind != "oauth")
-    return ctx.paginate(selection, lambda t: token_view(t, ctx.now))
+    if owner is None and ctx.is_admin:
+        selection = table.select("listed")
+    else:
+        owner = ctx.user.id if owner is None else owner
+        selection = table.select("user", [owner]).filter(lambda t: t.kind != "oauth")
+    return ctx.paginate(
+        selection.filter(_list_filter(p, ctx.now)), lambda t: token_view(t, ctx.now)
+    )
+
+
+def _list_filter(p: dict[str, Any], now: dt.datetime) -> Callable[[AccessToken], bool] | None:
+    """One predicate for the list filters given (None when there are none)."""
+    tests: list[Callable[[AccessToken], bool]] = []
+    if "state" in p:
+        wanted = p["state"] == "active"
+        tests.append(lambda t: t.active(now) == wanted)
+    if "revoked" in p:
+        tests.append(lambda t: t.revoked == p["revoked"])
+    if p.get("search"):
+        needle = p["search"].lower()
+        tests.append(lambda t: needle in t.name.lower())
+    if "created_before" in p:
+        tests.append(lambda t: t.created_at <= p["created_before"])
+    if "created_after" in p:
+        tests.append(lambda t: t.created_at >= p["created_after"])
+    if "last_used_before" in p:
+        tests.append(
+            lambda t: t.last_used_at is not None and t.last_used_at <= p["last_used_before"]
+        )
+    if "last_used_after" in p:
+        tests.append(
+            lambda t: t.last_used_at is not None and t.last_used_at >= p["last_used_after"]
+        )
+    if not tests:
+        return None
+    return lambda t: all(test(t) for test in tests)
 
 
 @api.get(
@@ -98,10 +154,10 @@ def list_tokens(ctx: Context) -> Any:
 )
 def get_token(ctx: Context) -> Any:
     """One token by id (own, or anyone's for administrators)."""
-    return token_view(_visible_token(ctx), ctx.now)
+    return token_view(visible_token(ctx), ctx.now)
 
 
-def _visible_token(ctx: Context) -> AccessToken:
+def visible_token(ctx: Context) -> AccessToken:
     """The token of the ``token_id`` path parameter: own, or anyone's for administrators."""
     token = tokens(ctx.store).get(ctx.params["token_id"])
     if (
@@ -120,7 +176,7 @@ def _visible_token(ctx: Context) -> AccessToken:
 )
 def revoke_token(ctx: Context) -> Any:
     """Revoke a token by id (own, or anyone's for administrators)."""
-    _visible_token(ctx).revoked = True
+    visible_token(ctx).revoked = True
     return None
 
 

@@ -22,6 +22,9 @@ STATES = ("active", "blocked", "deactivated", "blocked_pending_approval")
 RESERVED_USERNAMES = frozenset(
     {"api", "admin", "help", "users", "groups", "projects", "-", "root-"}
 )
+# Emitted with (store, user) just before a user is deleted; areas holding records of
+# users listen (``setup.listen(USER_DELETED, hook)``, see fakeservice.areas).
+USER_DELETED = "user.deleted"
 MIN_PASSWORD_LENGTH = 8
 
 

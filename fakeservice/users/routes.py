@@ -15,11 +15,13 @@ from fakeservice.core.errors import (
     ValidationFailed,
     or_404,
 )
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Selection
 from fakeservice.members.access import authorized_projects
 from fakeservice.members.models import members, of_user
 from fakeservice.tokens.models import tokens
 from fakeservice.users.models import (
+    USER_DELETED,
     Identity,
     User,
     create_user,
@@ -420,6 +422,8 @@ def delete_user(ctx: Context) -> Any:
     namespace = namespaces(store).get(user.namespace_id)
     if namespace is not None:
         namespaces(store).delete(namespace)
+    for hook in listeners(store, USER_DELETED):
+        hook(store, user)
     users(store).delete(user)
     return None
 

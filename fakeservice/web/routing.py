@@ -163,6 +163,18 @@ class AreaRouter:
         return self.route("PATCH", pattern, **kw)
 
 
+def renamer(noun: str) -> Callable[[Handler], Handler]:
+    """A decorator for handlers declared in a loop (one per resource kind): ``token`` in
+    the function's name becomes ``noun`` (``list_tokens`` -> ``list_project_tokens``), so
+    that each endpoint's OpenAPI operation id says what it serves."""
+
+    def rename(handler: Handler) -> Handler:
+        handler.__name__ = handler.__name__.replace("token", noun, 1)
+        return handler
+
+    return rename
+
+
 @attrs.frozen
 class Match:
     endpoint: Endpoint

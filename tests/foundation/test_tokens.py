@@ -169,7 +169,7 @@ def test_list_tokens(svc: FakeService) -> None:
     admin = svc.request("GET", "/personal_access_tokens?user_id=2", token="root-token")
     assert [t["name"] for t in admin.json()] == ["laptop", "second"]
     forbidden = svc.request("GET", "/personal_access_tokens?user_id=1", token="alice-token")
-    assert forbidden.status == 403
+    assert forbidden.status == 401  # the documented answer to another user_id
 
 
 # -- OAuth ---------------------------------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Deploy tokens (instance, project and group) and deploy keys (project, instance list)."""

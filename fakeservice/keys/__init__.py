@@ -1,0 +1,1 @@
+"""Users' SSH keys, GPG keys and secondary emails."""

@@ -1,0 +1,33 @@
+"""Fixtures serving the built-in default scenario (alice owns ``acme``, bob is a reporter
+there): ``svc`` in process, fresh for each test; ``served`` over a live loopback server
+(one per module), reset before each test. A conftest imports the ones it uses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from fakeservice import FakeService
+from support.services import stamp
+
+
+@pytest.fixture
+def svc() -> FakeService:
+    return stamp("default", "default")
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[tuple[FakeService, str]]:
+    service = FakeService("default")
+    with service.serve() as url:
+        yield service, url
+
+
+@pytest.fixture
+def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
+    """The live default service, reset before each test, checked for 500s after it."""
+    service, url = live
+    service.reset()
+    yield service, url
+    assert not service.server_errors
