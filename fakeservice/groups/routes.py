@@ -48,6 +48,7 @@ from fakeservice.members.access import (
 from fakeservice.members.models import MAINTAINER, NAMESPACE, OWNER, add_member
 from fakeservice.projects.models import ORDERS, Project, projects
 from fakeservice.projects.routes import filter_projects, project_renderer
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE, decode_cursor, encode_cursor
@@ -619,5 +620,6 @@ def delete(ctx: Context) -> Any:
     """Delete a group with its subgroups and projects (Owner); answers 202 as the service does."""
     group = find_group_or_404(ctx, ctx.params["id"])
     require_group_access(ctx, group, OWNER)
+    require_unmodified_since(ctx.request, group.updated_at)
     delete_group(ctx.store, group)
     return json_response({"message": "202 Accepted"}, 202)

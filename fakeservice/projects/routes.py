@@ -29,6 +29,7 @@ from fakeservice.projects.models import (
 )
 from fakeservice.projects.views import project_full, project_simple, statistics_view
 from fakeservice.users.views import custom_attributes
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Array, AtLeastOne, Param
@@ -452,6 +453,7 @@ def delete(ctx: Context) -> Any:
 
     project = find_project_or_404(ctx, ctx.params["id"])
     require_access(ctx, project, OWNER)
+    require_unmodified_since(ctx.request, project.updated_at)
     delete_project(ctx.store, project)
     raise ApiError({"message": "202 Accepted"}, status=202)
 

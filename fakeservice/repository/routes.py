@@ -16,7 +16,7 @@ from fakeservice.projects.models import Project
 from fakeservice.projects.routes import create_hooks
 from fakeservice.projects.views import register_view_extension
 from fakeservice.repository import scenario as _scenario  # noqa: F401  (registers its section)
-from fakeservice.repository.git import Action, FileInfo, Repository, valid_branch_name
+from fakeservice.repository.git import Action, FileInfo, Repository
 from fakeservice.repository.guards import (
     commit_request,
     decode_content,
@@ -26,8 +26,7 @@ from fakeservice.repository.guards import (
 )
 from fakeservice.repository.guards import writable as writable_repository
 from fakeservice.repository.models import (
-    DEFAULT_BRANCH,
-    commit_files,
+    commit_readme,
     find_repository,
     read_repository,
 )
@@ -200,17 +199,9 @@ def initialize_with_readme(ctx: Context, project: Project, params: dict[str, Any
     if not params.get("initialize_with_readme"):
         return
     repo = read_repository(ctx.store, project)
-    if not valid_branch_name(repo.default_branch):
-        repo.default_branch = DEFAULT_BRANCH
-    commit_files(
-        ctx.store,
-        project,
-        repo,
-        [Action("create", "README.md", f"# {project.name}\n".encode())],
-        user=ctx.user,
-        now=ctx.now,
-        branch=repo.default_branch,
-        message="Initial commit",
+    content = f"# {project.name}\n".encode()
+    commit_readme(
+        ctx.store, project, repo, content, user=ctx.user, now=ctx.now, message="Initial commit"
     )
 
 

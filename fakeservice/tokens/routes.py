@@ -32,7 +32,7 @@ def _issue(ctx: Context, kind: str) -> Any:
     if not p["scopes"]:
         raise ValidationFailed({"scopes": ["can't be blank"]})
     expires = p.get("expires_at")
-    if expires is not None and expires <= ctx.now.date():
+    if expires is not None and expires < ctx.now.date():
         raise ValidationFailed({"expires_at": ["must be in the future"]})
     token = issue_token(
         ctx.store,

@@ -38,7 +38,9 @@ from fakeservice.users.views import (
     user_current,
     user_single,
 )
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
+from fakeservice.web.http import json_response
 from fakeservice.web.params import (
     BOOL,
     DATETIME,
@@ -228,9 +230,11 @@ def _users_selection(ctx: Context) -> Selection[User]:
     read_scopes=("read_user",),
 )
 def list_users(ctx: Context) -> Any:
-    """List users."""
+    """List users (anonymous callers only with ``username``)."""
     if ctx.params.get("extern_uid") and not ctx.is_admin:
         raise Unauthorized() if ctx.user is None else Forbidden()
+    if ctx.user is None and not ctx.params.get("username"):
+        raise Forbidden("Not authorized to access /api/v4/users")
     return ctx.paginate(_users_selection(ctx), _list_view(ctx))
 
 
@@ -399,6 +403,7 @@ def delete_user(ctx: Context) -> Any:
     from fakeservice.projects.models import delete_project, projects
 
     user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
+    require_unmodified_since(ctx.request, user.updated_at)
     groups_owned = sole_owned_groups(ctx, user)
     if groups_owned and not ctx.params["hard_delete"]:
         raise Conflict("User cannot be removed while is the sole-owner of a group")
@@ -427,13 +432,15 @@ def _set_state(ctx: Context, event: str) -> Any:
     if event == "block":
         if user.is_internal:
             raise Forbidden("An internal user cannot be blocked")
+        if ctx.user is not None and user.id == ctx.user.id:
+            raise Forbidden("The API initiating user cannot be blocked by the API")
         if user.state == "blocked":
-            return True
+            return json_response(None, 201)
         users(ctx.store).update(user, state="blocked")
         return True
     if event == "unblock":
         if user.state == "active":
-            return True
+            return False
         if user.state != "blocked":
             raise Forbidden(
                 f"{user.state.replace('_', ' ').capitalize()} users cannot be unblocked by the API"

@@ -5,7 +5,8 @@ method, path pattern, parameters, constraints, authentication rule, extra read s
 job-token acceptance and pagination kind. Patterns use ``:name`` for one path segment
 (matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
 rest of the path. The router picks the most specific matching pattern; a path that
-matches only under other methods answers 405 with ``Allow``.
+matches only under other methods answers 405 with ``Allow``. Literal segments win over
+parameters, segment by segment; repeated slashes route as one.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ ADMIN = "admin"  # an administrator is needed (401 anonymous, 403 otherwise)
 NO_AUTH = "none"  # credentials are not read at all (control plane)
 
 Handler = Callable[..., Any]
+# (wildcards, segment kinds up to the first wildcard, parameters, -literal characters)
+Rank = tuple[int, tuple[int, ...], int, int]
 
 
 @attrs.frozen
@@ -47,7 +50,7 @@ class Endpoint:
     summary: str = ""
     regex: re.Pattern[str] = attrs.field(init=False, eq=False)
     path_names: tuple[str, ...] = attrs.field(init=False, eq=False)
-    rank: tuple[int, int, int] = attrs.field(init=False, eq=False)
+    rank: Rank = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         regex, names, rank = compile_pattern(self.prefix + self.pattern)
@@ -69,9 +72,10 @@ class Endpoint:
 
 
 _TOKEN = re.compile(r":(\w+)|\*(\w+)")
+_SLASHES = re.compile(r"//+")
 
 
-def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], tuple[int, int, int]]:
+def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], Rank]:
     parts: list[str] = []
     names: list[str] = []
     pos = 0
@@ -89,7 +93,22 @@ def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], tup
         pos = found.end()
     parts.append(re.escape(pattern[pos:]))
     literal = len(_TOKEN.sub("", pattern))
-    return re.compile("".join(parts)), tuple(names), (wilds, singles, -literal)
+    return re.compile("".join(parts)), tuple(names), (wilds, _kinds(pattern), singles, -literal)
+
+
+def _kinds(pattern: str) -> tuple[int, ...]:
+    """Each segment's kind up to the first wildcard: 0 literal, 1 parameter, 2 wildcard.
+
+    Ranking on it first makes a literal segment win over a parameter at the same place
+    (``/pipelines/latest`` over ``/pipelines/:pipeline_id``, ``/projects/import`` over
+    ``/projects/:id``), as the real service routes."""
+    kinds: list[int] = []
+    for segment in pattern.split("/"):
+        kind = 2 if segment.startswith("*") else 1 if ":" in segment else 0
+        kinds.append(kind)
+        if kind == 2:
+            break
+    return tuple(kinds)
 
 
 class Registry:
@@ -185,8 +204,10 @@ class Router:
         return out
 
     def resolve(self, method: str, raw_path: str) -> Match | list[str] | None:
-        """A match, or the allowed methods (for a 405), or None (for a 404)."""
-        found = self.candidates(raw_path)
+        """A match, or the allowed methods (for a 405), or None (for a 404).
+
+        Repeated slashes are routed as one, as the real server's routing does."""
+        found = self.candidates(_SLASHES.sub("/", raw_path))
         if not found:
             return None
         wanted = [method, "GET"] if method == "HEAD" else [method]
