@@ -3,13 +3,15 @@
 The file holds the bytes of :meth:`FakeService.snapshot` (store and clock) in a small
 versioned envelope. Saving writes a temporary file in the same directory, flushes and
 fsyncs it, then ``os.replace`` puts it in place (and the directory is fsynced), so a
-crash mid-write leaves the previous file whole. The file is a pickle: load only files
+crash mid-write leaves the previous file whole, and the next save sweeps away the
+temporary file a killed process left behind. The file is a pickle: load only files
 this tool wrote.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import pickle
 import sys
@@ -29,9 +31,19 @@ class StateFileError(RuntimeError):
     """A state file that cannot be read or written."""
 
 
+def sweep_temporaries(path: Path) -> None:
+    """Remove the temporary files a process killed mid-write left next to ``path``."""
+    directory = path.parent if str(path.parent) else Path(".")
+    with contextlib.suppress(OSError):
+        for stray in directory.glob(f".{glob.escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                stray.unlink()
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new file, whole."""
     directory = path.parent if str(path.parent) else Path(".")
+    sweep_temporaries(path)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "wb") as out:

@@ -25,8 +25,9 @@ from typing import Any
 
 from sortedcontainers import SortedList
 
-from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError
+from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError, ValidationFailed
 from fakeservice.core.store import Selection, SortKey, Table
+from fakeservice.core.validation import length_errors
 from fakeservice.groups.lookup import find_group_or_404, group_access_level, require_group_access
 from fakeservice.groups.models import (
     VISIBILITIES,
@@ -544,6 +545,9 @@ SETTING_FIELDS = (
 def _settings(ctx: Context) -> dict[str, Any]:
     p = ctx.params
     fields = {name: p[name] for name in SETTING_FIELDS if name in p and p[name] is not None}
+    too_long = length_errors(fields, {"description": 500})
+    if too_long:
+        raise ValidationFailed(too_long)
     if p.get("emails_disabled") is not None:
         fields["emails_disabled"] = p["emails_disabled"]
     elif p.get("emails_enabled") is not None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
 from fakeservice.core.store import Selection, as_id
+from fakeservice.core.validation import MAX_LENGTH, length_errors, too_long
 from fakeservice.groups.models import VISIBILITIES, Namespace, find_namespace, namespaces
 from fakeservice.members.access import authorized_projects, group_access, visible_projects
 from fakeservice.members.models import (
@@ -324,6 +325,7 @@ def _edit_fields(ctx: Context) -> tuple[dict[str, Any], dict[str, str]]:
     topics = p.get("topics", p.get("tag_list"))
     if topics is not None:
         fields["topics"] = [t.strip() for t in topics if t.strip()]
+    _check_limits(fields)
     if "repository_storage" in p and ctx.is_admin:
         fields["repository_storage"] = p["repository_storage"]
     features: dict[str, str] = {}
@@ -334,6 +336,41 @@ def _edit_fields(ctx: Context) -> tuple[dict[str, Any], dict[str, str]]:
         if param.name in p:
             features[param.name.removesuffix("_access_level")] = p[param.name]
     return fields, features
+
+
+MIN_BUILD_TIMEOUT, MAX_BUILD_TIMEOUT = 600, 30 * 24 * 3600  # 10 minutes, 1 month
+TEXT_LIMITS = {"description": 2000}
+
+
+def _check_limits(fields: dict[str, Any]) -> None:
+    """The model's limits: description length, topic names, build timeout range."""
+    errors = length_errors(fields, TEXT_LIMITS)
+    if any(too_long(topic) for topic in fields.get("topics", ())):
+        errors["topics"] = too_long("x" * (MAX_LENGTH + 1))
+    timeout = fields.get("build_timeout")
+    if timeout is not None and not MIN_BUILD_TIMEOUT <= timeout < MAX_BUILD_TIMEOUT:
+        errors["build_timeout"] = ["needs to be between 10 minutes and 1 month"]
+    if errors:
+        raise ValidationFailed(errors)
+
+
+def _check_personal_limit(ctx: Context) -> None:
+    """The creator's ``projects_limit`` bounds its personal projects (0: none at all)."""
+    limit = ctx.user.projects_limit
+    owned = len(projects(ctx.store).sorted["ns_by_id"].part(ctx.user.namespace_id))
+    if owned < limit:
+        return
+    if limit == 0:
+        message = (
+            "Personal project creation is not allowed. "
+            "Please contact your administrator with questions"
+        )
+    else:
+        message = (
+            f"Your project limit is {limit} projects! "
+            "Please contact your administrator to increase it"
+        )
+    raise ValidationFailed({"limit_reached": [message]})
 
 
 def _target_namespace(ctx: Context) -> Namespace:
@@ -379,6 +416,8 @@ def create(ctx: Context) -> Any:
     """Create a project (in the caller's namespace unless ``namespace_id`` is given)."""
     namespace = _target_namespace(ctx)
     fields, features = _edit_fields(ctx)
+    if namespace.kind == "user":
+        _check_personal_limit(ctx)
     fields.setdefault("visibility", "private")
     project = create_project(
         ctx.store,

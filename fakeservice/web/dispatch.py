@@ -8,6 +8,7 @@ exception that is not a domain error renders as the service's 500 and is kept on
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from typing import TYPE_CHECKING, Any
@@ -57,6 +58,14 @@ def render_error(error: ApiError) -> Response:
     return Response(error.status, headers, body)
 
 
+_HEADER_BREAKS = re.compile(r"[\r\n\0]")
+
+
+def _header_safe(value: str) -> str:
+    """CR, LF and NUL never reach a response header (no header injection or splitting)."""
+    return _HEADER_BREAKS.sub("", value) if _HEADER_BREAKS.search(value) else value
+
+
 def dispatch(service: FakeService, request: Request) -> Response:
     """Answer one request. Never raises."""
     caller = Caller()
@@ -74,6 +83,7 @@ def dispatch(service: FakeService, request: Request) -> Response:
         service.server_errors.append(error)
         traceback.print_exc(file=sys.stderr)
         response = json_response({"message": "500 Internal Server Error"}, 500)
+    response.headers = [(name, _header_safe(value)) for name, value in response.headers]
     if request.method == "HEAD":
         response.head_length = len(response.body)
         response.body = b""

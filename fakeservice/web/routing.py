@@ -18,6 +18,7 @@ from urllib.parse import unquote
 
 import attrs
 
+from fakeservice.core.errors import MalformedString
 from fakeservice.web.params import Constraint, Param
 
 API_PREFIX = "/api/v4"
@@ -68,7 +69,12 @@ class Endpoint:
         found = self.regex.fullmatch(raw_path)
         if found is None:
             return None
-        return {name: unquote(value) for name, value in found.groupdict().items()}
+        try:
+            return {
+                name: unquote(value, errors="strict") for name, value in found.groupdict().items()
+            }
+        except UnicodeDecodeError as error:
+            raise MalformedString() from error
 
 
 _TOKEN = re.compile(r":(\w+)|\*(\w+)")
