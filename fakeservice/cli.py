@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from fakeservice.core.clock import CLOCK_MODES
+from fakeservice.web.vendor_headers import HeaderPrefixError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,6 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
     serve.add_argument("--state-file", type=Path, help="restore from and save the state to PATH")
     serve.add_argument("--clock", choices=CLOCK_MODES, help="clock mode (default: the scenario's)")
+    serve.add_argument(
+        "--header-prefix",
+        help="vendor header prefix (default X-Service- as in the spec; X-Gitlab- for real clients)",
+    )
     serve.add_argument("--log-level", default="warning", help="uvicorn log level")
 
     replay = sub.add_parser("replay", help="run scenarios' steps and check their expectations")
@@ -79,7 +84,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     try:
-        service = FakeService(args.scenario, base_url=url)
+        service = FakeService(args.scenario, base_url=url, header_prefix=args.header_prefix)
         if args.state_file is not None:
             if args.state_file.exists():
                 service.load_state(args.state_file)
@@ -88,7 +93,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
             service.persist_to(args.state_file)
         if args.clock:
             service.set_clock_mode(args.clock)
-    except (ScenarioError, StateFileError) as exc:
+    except (ScenarioError, StateFileError, HeaderPrefixError) as exc:
         sock.close()
         print(f"fakeservice: {exc}", file=sys.stderr)
         return 2

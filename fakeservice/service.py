@@ -24,6 +24,7 @@ from fakeservice.web.auth import Caller
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
 from fakeservice.web.routing import Router, api
+from fakeservice.web.vendor_headers import set_header_prefix
 
 if TYPE_CHECKING:
     from fakeservice.control.faults import Faults
@@ -62,6 +63,8 @@ class FakeService:
 
     ``scenario`` is a path to a YAML file, a parsed mapping, ``"default"`` (the built-in
     default scenario) or ``None`` (an empty instance with no users at all).
+    ``header_prefix`` replaces the spec's ``X-Service-`` vendor header prefix (for
+    example ``"X-Gitlab-"``); it wins over the scenario's ``header_prefix``.
     """
 
     # Attached at construction by the areas' ``extend(service)`` (SERVICE_EXTENSIONS).
@@ -77,6 +80,7 @@ class FakeService:
         *,
         clock: Clock | None = None,
         base_url: str = DEFAULT_BASE_URL,
+        header_prefix: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.clock = clock or Clock("manual")
@@ -91,6 +95,8 @@ class FakeService:
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)
+        if header_prefix is not None:
+            set_header_prefix(self.store, header_prefix)
         self.mark_initial()
 
     @classmethod
@@ -105,6 +111,9 @@ class FakeService:
         service.restore(template.snapshot)
         service.control.load_config(template.control)
         service._initial = template.snapshot
+        if kw.get("header_prefix") is not None:
+            set_header_prefix(service.store, kw["header_prefix"])
+            service._initial = service.snapshot()
         service.control.mark_initial()
         return service
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakeservice.control import header_prefix as _header_prefix  # noqa: F401  (scenario key)
 from fakeservice.control.clocks import clock_info
 from fakeservice.control.faults import FaultError
 from fakeservice.control.patterns import PatternError

@@ -37,6 +37,7 @@ from fakeservice.web.http import (
 from fakeservice.web.pagination import page_params
 from fakeservice.web.params import validate
 from fakeservice.web.routing import Match
+from fakeservice.web.vendor_headers import SPEC_PREFIX, header_prefix, rename
 
 if TYPE_CHECKING:
     from fakeservice.service import FakeService
@@ -84,6 +85,9 @@ def dispatch(service: FakeService, request: Request) -> Response:
         traceback.print_exc(file=sys.stderr)
         response = json_response({"message": "500 Internal Server Error"}, 500)
     response.headers = [(name, _header_safe(value)) for name, value in response.headers]
+    prefix = header_prefix(service.store)
+    if prefix != SPEC_PREFIX:
+        response.headers = rename(response.headers, prefix)
     if request.method == "HEAD":
         response.head_length = len(response.body)
         response.body = b""
