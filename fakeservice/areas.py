@@ -45,6 +45,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_control",
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
+    "fakeservice.avatars.routes",
 )
 
 # Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).

@@ -25,6 +25,7 @@ from typing import Any
 
 from sortedcontainers import SortedList
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError, ValidationFailed
 from fakeservice.core.store import Selection, SortKey, Table
 from fakeservice.core.validation import length_errors
@@ -533,6 +534,7 @@ SETTINGS_PARAMS = (
     Param("request_access_enabled", BOOL),
     Param("default_branch_protection", INT, values=(0, 1, 2, 3, 4)),
     Param("file_template_project_id", INT),
+    Param("avatar", AVATAR_FILE),
 )
 SETTING_FIELDS = (
     "description", "visibility", "share_with_group_lock", "require_two_factor_authentication",
@@ -593,6 +595,7 @@ def create(ctx: Context) -> Any:
         access_level=OWNER,
         created_by_id=ctx.user.id,
     )
+    attach(ctx.store, "group", group, p.get("avatar"))
     return _detail(ctx, group, with_projects=True)
 
 
@@ -616,6 +619,7 @@ def edit(ctx: Context) -> Any:
         if name in p:  # a null name or path is refused by validation, not ignored
             fields[name] = p[name]
     update_group(ctx.store, group, ctx.now, **fields)
+    attach(ctx.store, "group", group, p.get("avatar"))
     return _detail(ctx, group, with_projects=True)
 
 

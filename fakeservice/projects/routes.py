@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
 from fakeservice.core.store import Selection, as_id
 from fakeservice.core.validation import MAX_LENGTH, length_errors, too_long
@@ -303,6 +304,7 @@ EDIT_PARAMS = (
     Param("emails_disabled", BOOL),
     Param("container_registry_enabled", BOOL),
     Param("repository_storage", STR),
+    Param("avatar", AVATAR_FILE),
     *(Param(name, BOOL) for name in FEATURE_ENABLED),
     *FEATURE_PARAMS,
 )
@@ -445,6 +447,7 @@ def create(ctx: Context) -> Any:
         )
     for hook in create_hooks:
         hook(ctx, project, ctx.params)
+    attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
 
 
@@ -481,6 +484,7 @@ def edit(ctx: Context) -> Any:
         )
     project.features.update(features)
     projects(ctx.store).update(project, updated_at=ctx.now, **fields)
+    attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
 
 

@@ -91,6 +91,7 @@ class User:
     following: int = 0
     secondary_emails: list[str] = attrs.field(factory=list)
     deleted: bool = False
+    avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     @property
     def is_internal(self) -> bool:

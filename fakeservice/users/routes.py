@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import (
     Conflict,
     Forbidden,
@@ -113,6 +114,7 @@ PROFILE_PARAMS = (
     Param("job_title", STR),
     Param("pronouns", STR),
     Param("commit_email", STR),
+    Param("avatar", AVATAR_FILE),
 )
 SIMPLE_FIELDS = (
     "bio", "can_create_group", "color_scheme_id", "external", "extra_shared_runners_minutes_limit",
@@ -320,6 +322,7 @@ def create(ctx: Context) -> Any:
     identity = _identity(p)
     if identity is not None:
         users(ctx.store).update(user, identities=[identity])
+    attach(ctx.store, "user", user, p.get("avatar"))
     return user_admin(user, ctx.base_url)
 
 
@@ -358,6 +361,7 @@ def modify(ctx: Context) -> Any:
         others = [i for i in user.identities if i.provider != identity.provider]
         fields["identities"] = [*others, identity]
     modify_user(ctx.store, user, ctx.now, **fields)
+    attach(ctx.store, "user", user, p.get("avatar"))
     return user_admin(user, ctx.base_url)
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakeservice.avatars.models import avatar_url as stored_avatar_url
 from fakeservice.core.clock import iso, iso_date
 from fakeservice.users.models import User
 
 
-def avatar_url(user: User) -> str | None:
-    return None
+def avatar_url(user: User, base_url: str) -> str | None:
+    return stored_avatar_url(user, base_url)
 
 
 def user_ref(user: User | None, base_url: str) -> dict[str, Any] | None:
@@ -23,7 +24,7 @@ def user_ref(user: User | None, base_url: str) -> dict[str, Any] | None:
         "name": user.name,
         "state": user.state,
         "locked": False,
-        "avatar_url": avatar_url(user),
+        "avatar_url": avatar_url(user, base_url),
         "web_url": f"{base_url}/{user.username}",
     }
 
