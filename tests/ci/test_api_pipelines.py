@@ -288,7 +288,7 @@ def test_list_item_fields_and_errors(svc: FakeService) -> None:
 def test_get_pipeline_errors(svc: FakeService) -> None:
     response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/42")
     assert response.status == 404 and body(response) == {"message": "404 Pipeline Not Found"}
-    response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/latest")
+    response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/first")
     assert response.status == 400 and body(response) == {"error": "pipeline_id is invalid"}
 
 
