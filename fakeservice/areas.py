@@ -20,6 +20,7 @@ MODEL_MODULES: tuple[str, ...] = (
     "fakeservice.tokens.models",
     "fakeservice.repository.models",
     "fakeservice.ci.models",
+    "fakeservice.ci.variables_models",
     "fakeservice.environments.models",
     "fakeservice.clusters.models",
 )
@@ -46,6 +47,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_control",
     "fakeservice.ci.routes_erase",
     "fakeservice.ci.routes_latest",
+    "fakeservice.ci.variables_routes",
     "fakeservice.environments.routes",
     "fakeservice.clusters.routes",
     "fakeservice.avatars.routes",
