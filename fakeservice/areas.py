@@ -49,6 +49,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_latest",
     "fakeservice.ci.variables_routes",
     "fakeservice.environments.routes",
+    "fakeservice.environments.update",
     "fakeservice.clusters.routes",
     "fakeservice.avatars.routes",
 )
