@@ -7,6 +7,7 @@ from typing import Any
 
 from fakeservice.avatars.models import avatar_url as stored_avatar_url
 from fakeservice.core.clock import iso, iso_date
+from fakeservice.users.markdown import render_inline
 from fakeservice.users.models import User
 
 
@@ -182,12 +183,6 @@ def status_view(user: User, now: Any) -> dict[str, Any]:
         "emoji": status.emoji,
         "availability": status.availability,
         "message": message,
-        "message_html": _escape(message) if message else "",
+        "message_html": render_inline(message) if message else "",
         "clear_status_at": iso(status.clear_status_at),
     }
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )

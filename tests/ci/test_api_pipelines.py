@@ -42,6 +42,7 @@ DETAIL_KEYS = [
     "duration",
     "queued_duration",
     "coverage",
+    "detailed_status",
 ]
 
 
