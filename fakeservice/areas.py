@@ -48,6 +48,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.ci.routes_erase",
     "fakeservice.ci.routes_latest",
     "fakeservice.ci.variables_routes",
+    "fakeservice.ci.job_token_scope",
     "fakeservice.environments.routes",
     "fakeservice.environments.update",
     "fakeservice.clusters.routes",

@@ -1,0 +1,224 @@
+"""The CI/CD job token scope of a project (not in the spec; the real service has it):
+``GET``/``PATCH /projects/:id/job_token_scope`` (``inbound_enabled``; on by default, as
+for new projects of the real service), the project allowlist
+(``/job_token_scope/allowlist``) and the group allowlist
+(``/job_token_scope/groups_allowlist``). Maintainer only.
+
+With the inbound scope on, a job token of another project reaches this project's CI
+records (artifacts...) only when that project, or a group above it, is allowlisted; a
+job token always reaches its own project. Scenario key: ``projects[].job_token_scope``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from fakeservice.core.errors import BadRequest, Forbidden, NotFound
+from fakeservice.core.store import Store
+from fakeservice.groups.models import Namespace, find_group, namespaces, self_and_ancestor_ids
+from fakeservice.groups.views import group_view
+from fakeservice.members.models import MAINTAINER
+from fakeservice.projects.lookup import project_with_role
+from fakeservice.projects.models import Project, find_project, projects
+from fakeservice.projects.views import project_simple
+from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.schema import BOOL, STR, Field, ListOf, Record
+from fakeservice.web.context import Context
+from fakeservice.web.http import Response
+from fakeservice.web.params import BOOL as BOOL_PARAM
+from fakeservice.web.params import INT, Param
+from fakeservice.web.params import STR as STR_PARAM
+from fakeservice.web.routing import REQUIRED, api
+
+if TYPE_CHECKING:
+    from fakeservice.service import FakeService
+
+_KEY = "job_token_scopes"
+BASE = "/projects/:id/job_token_scope"
+ID = Param("id", STR_PARAM, required=True)
+
+
+@attrs.define(slots=True)
+class Scope:
+    inbound_enabled: bool = True
+    project_ids: list[int] = attrs.field(factory=list)
+    group_ids: list[int] = attrs.field(factory=list)
+
+
+def scope_of(store: Store, project_id: int) -> Scope:
+    return store.extras.get(_KEY, {}).get(project_id) or Scope()
+
+
+def _stored(store: Store, project_id: int) -> Scope:
+    return store.extras.setdefault(_KEY, {}).setdefault(project_id, Scope())
+
+
+def allows(store: Store, project: Project, source_project_id: int) -> bool:
+    """Whether a job token of ``source_project_id`` may reach ``project``."""
+    scope = scope_of(store, project.id)
+    if source_project_id == project.id or not scope.inbound_enabled:
+        return True
+    if source_project_id in scope.project_ids:
+        return True
+    source = projects(store).get(source_project_id)
+    if source is None or not scope.group_ids:
+        return False
+    namespace = namespaces(store).rows[source.namespace_id]
+    return bool(set(self_and_ancestor_ids(store, namespace)) & set(scope.group_ids))
+
+
+def check_job_token(ctx: Context, project: Project) -> None:
+    """403 when the caller is a job token that ``project``'s scope keeps out."""
+    job = getattr(ctx.caller, "job", None)
+    if job is not None and not allows(ctx.store, project, job.project_id):
+        raise Forbidden()
+
+
+# -- endpoints ------------------------------------------------------------------------------
+
+
+@api.get(BASE, params=(ID,), auth=REQUIRED)
+def get_scope(ctx: Context) -> Any:
+    """The project's job token scope settings."""
+    project = project_with_role(ctx, MAINTAINER)
+    return {
+        "inbound_enabled": scope_of(ctx.store, project.id).inbound_enabled,
+        "outbound_enabled": False,
+    }
+
+
+@api.patch(
+    BASE, params=(ID, Param("enabled", BOOL_PARAM, required=True)), auth=REQUIRED, status=204
+)
+def patch_scope(ctx: Context) -> Response:
+    """Turn the inbound scope on or off (204)."""
+    project = project_with_role(ctx, MAINTAINER)
+    _stored(ctx.store, project.id).inbound_enabled = ctx.params["enabled"]
+    return Response(204, [], b"")
+
+
+@api.get(f"{BASE}/allowlist", params=(ID,), auth=REQUIRED, paginated=True)
+def project_allowlist(ctx: Context) -> Response:
+    """The allowlisted projects (the project itself first)."""
+    project = project_with_role(ctx, MAINTAINER)
+    ids = [project.id, *scope_of(ctx.store, project.id).project_ids]
+    found = [p for p in (projects(ctx.store).get(i) for i in ids) if p is not None]
+    return ctx.paginate_list(found, lambda p: project_simple(ctx.store, p, ctx.base_url))
+
+
+@api.post(
+    f"{BASE}/allowlist", params=(ID, Param("target_project_id", INT, required=True)), auth=REQUIRED
+)
+def add_project(ctx: Context) -> Any:
+    """Allowlist a project (201 ``{source_project_id, target_project_id}``)."""
+    project = project_with_role(ctx, MAINTAINER)
+    target = projects(ctx.store).get(ctx.params["target_project_id"])
+    if target is None:
+        raise NotFound("Project")
+    scope = _stored(ctx.store, project.id)
+    if target.id == project.id or target.id in scope.project_ids:
+        raise BadRequest("Target project is already in the job token scope")
+    scope.project_ids.append(target.id)
+    return {"source_project_id": project.id, "target_project_id": target.id}
+
+
+@api.delete(
+    f"{BASE}/allowlist/:target_project_id",
+    params=(ID, Param("target_project_id", INT, required=True)),
+    auth=REQUIRED,
+)
+def remove_project(ctx: Context) -> None:
+    """Remove a project from the allowlist (204)."""
+    project = project_with_role(ctx, MAINTAINER)
+    scope = _stored(ctx.store, project.id)
+    if ctx.params["target_project_id"] not in scope.project_ids:
+        raise NotFound()
+    scope.project_ids.remove(ctx.params["target_project_id"])
+
+
+@api.get(f"{BASE}/groups_allowlist", params=(ID,), auth=REQUIRED, paginated=True)
+def group_allowlist(ctx: Context) -> Response:
+    """The allowlisted groups."""
+    project = project_with_role(ctx, MAINTAINER)
+    found = [
+        g
+        for g in (namespaces(ctx.store).get(i) for i in scope_of(ctx.store, project.id).group_ids)
+        if g
+    ]
+    return ctx.paginate_list(found, lambda g: group_view(ctx.store, g, ctx.base_url))
+
+
+@api.post(
+    f"{BASE}/groups_allowlist",
+    params=(ID, Param("target_group_id", INT, required=True)),
+    auth=REQUIRED,
+)
+def add_group(ctx: Context) -> Any:
+    """Allowlist a group (201 ``{source_project_id, target_group_id}``)."""
+    project = project_with_role(ctx, MAINTAINER)
+    group = namespaces(ctx.store).get(ctx.params["target_group_id"])
+    if group is None or not group.is_group:
+        raise NotFound("Group")
+    scope = _stored(ctx.store, project.id)
+    if group.id in scope.group_ids:
+        raise BadRequest("Target group is already in the job token scope")
+    scope.group_ids.append(group.id)
+    return {"source_project_id": project.id, "target_group_id": group.id}
+
+
+@api.delete(
+    f"{BASE}/groups_allowlist/:target_group_id",
+    params=(ID, Param("target_group_id", INT, required=True)),
+    auth=REQUIRED,
+)
+def remove_group(ctx: Context) -> None:
+    """Remove a group from the allowlist (204)."""
+    project = project_with_role(ctx, MAINTAINER)
+    scope = _stored(ctx.store, project.id)
+    if ctx.params["target_group_id"] not in scope.group_ids:
+        raise NotFound()
+    scope.group_ids.remove(ctx.params["target_group_id"])
+
+
+# -- scenario ----------------------------------------------------------------------------------
+
+SCOPE = Record(
+    "job_token_scope",
+    {
+        "inbound_enabled": Field(BOOL, "limit job token access to the allowlist (default true)"),
+        "allowlist": Field(ListOf(STR), "project paths whose job tokens may reach this project"),
+        "groups_allowlist": Field(ListOf(STR), "group paths whose projects' job tokens may"),
+    },
+    "A project's CI/CD job token scope.",
+)
+
+
+def load_scope(service: FakeService, project: Project, value: Any, where: str) -> None:
+    """``projects[].job_token_scope``."""
+    if not isinstance(value, Mapping):
+        raise ScenarioError([(where, "must be a mapping")])
+    store = service.store
+    scope = _stored(store, project.id)
+    if "inbound_enabled" in value:
+        scope.inbound_enabled = bool(value["inbound_enabled"])
+    for index, path in enumerate(value.get("allowlist") or []):
+        target = find_project(store, str(path))
+        if target is None:
+            raise ScenarioError([(f"{where}.allowlist[{index}]", f"no project {path!r}")])
+        scope.project_ids.append(target.id)
+    for index, path in enumerate(value.get("groups_allowlist") or []):
+        group: Namespace | None = find_group(store, str(path))
+        if group is None:
+            raise ScenarioError([(f"{where}.groups_allowlist[{index}]", f"no group {path!r}")])
+        scope.group_ids.append(group.id)
+
+
+register_project_section(
+    "job_token_scope",
+    load_scope,
+    schema=SCOPE,
+    doc="the CI/CD job token scope: inbound limit and allowlists",
+)
