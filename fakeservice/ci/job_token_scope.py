@@ -11,7 +11,7 @@ job token always reaches its own project. Scenario key: ``projects[].job_token_s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -100,87 +100,93 @@ def patch_scope(ctx: Context) -> Response:
     return Response(204, [], b"")
 
 
-@api.get(f"{BASE}/allowlist", params=(ID,), auth=REQUIRED, paginated=True)
-def project_allowlist(ctx: Context) -> Response:
-    """The allowlisted projects (the project itself first)."""
-    project = project_with_role(ctx, MAINTAINER)
-    ids = [project.id, *scope_of(ctx.store, project.id).project_ids]
-    found = [p for p in (projects(ctx.store).get(i) for i in ids) if p is not None]
-    return ctx.paginate_list(found, lambda p: project_simple(ctx.store, p, ctx.base_url))
+@attrs.frozen
+class Allowlist:
+    """One allowlist: its path, target kind and how its targets are found and shown."""
+
+    path: str
+    kind: str  # project or group
+    field: str  # project_ids or group_ids
+    find: Callable[[Store, int], Any]
+    render: Callable[[Context, Any], dict[str, Any]]
 
 
-@api.post(
-    f"{BASE}/allowlist", params=(ID, Param("target_project_id", INT, required=True)), auth=REQUIRED
+def _find_group(store: Store, group_id: int) -> Namespace | None:
+    group = namespaces(store).get(group_id)
+    return group if group is not None and group.is_group else None
+
+
+def _listed(ctx: Context, allowlist: Allowlist, project: Project) -> list[Any]:
+    ids = getattr(scope_of(ctx.store, project.id), allowlist.field)
+    if allowlist.kind == "project":
+        ids = [project.id, *ids]  # a project's own job tokens always reach it
+    return [t for t in (allowlist.find(ctx.store, i) for i in ids) if t is not None]
+
+
+def _declare(allowlist: Allowlist) -> None:
+    target = Param(f"target_{allowlist.kind}_id", INT, required=True)
+    base, kind = f"{BASE}/{allowlist.path}", allowlist.kind
+
+    @api.get(
+        base,
+        params=(ID,),
+        auth=REQUIRED,
+        paginated=True,
+        summary=f"The {kind}s allowlisted in the job token scope.",
+    )
+    def list_targets(ctx: Context) -> Response:
+        project = project_with_role(ctx, MAINTAINER)
+        found = _listed(ctx, allowlist, project)
+        return ctx.paginate_list(found, lambda t: allowlist.render(ctx, t))
+
+    @api.post(
+        base,
+        params=(ID, target),
+        auth=REQUIRED,
+        summary=f"Allowlist a {kind} (201 with the source and target ids).",
+    )
+    def add_target(ctx: Context) -> Any:
+        project = project_with_role(ctx, MAINTAINER)
+        found = allowlist.find(ctx.store, ctx.params[target.name])
+        if found is None:
+            raise NotFound(kind.capitalize())
+        if found in _listed(ctx, allowlist, project):
+            raise BadRequest(f"Target {kind} is already in the job token scope")
+        getattr(_stored(ctx.store, project.id), allowlist.field).append(found.id)
+        return {"source_project_id": project.id, target.name: found.id}
+
+    @api.delete(
+        f"{base}/:{target.name}",
+        params=(ID, target),
+        auth=REQUIRED,
+        summary=f"Remove a {kind} from the allowlist (204).",
+    )
+    def remove_target(ctx: Context) -> None:
+        project = project_with_role(ctx, MAINTAINER)
+        ids = getattr(_stored(ctx.store, project.id), allowlist.field)
+        if ctx.params[target.name] not in ids:
+            raise NotFound()
+        ids.remove(ctx.params[target.name])
+
+
+_declare(
+    Allowlist(
+        "allowlist",
+        "project",
+        "project_ids",
+        lambda s, i: projects(s).get(i),
+        lambda ctx, p: project_simple(ctx.store, p, ctx.base_url),
+    )
 )
-def add_project(ctx: Context) -> Any:
-    """Allowlist a project (201 ``{source_project_id, target_project_id}``)."""
-    project = project_with_role(ctx, MAINTAINER)
-    target = projects(ctx.store).get(ctx.params["target_project_id"])
-    if target is None:
-        raise NotFound("Project")
-    scope = _stored(ctx.store, project.id)
-    if target.id == project.id or target.id in scope.project_ids:
-        raise BadRequest("Target project is already in the job token scope")
-    scope.project_ids.append(target.id)
-    return {"source_project_id": project.id, "target_project_id": target.id}
-
-
-@api.delete(
-    f"{BASE}/allowlist/:target_project_id",
-    params=(ID, Param("target_project_id", INT, required=True)),
-    auth=REQUIRED,
+_declare(
+    Allowlist(
+        "groups_allowlist",
+        "group",
+        "group_ids",
+        _find_group,
+        lambda ctx, g: group_view(ctx.store, g, ctx.base_url),
+    )
 )
-def remove_project(ctx: Context) -> None:
-    """Remove a project from the allowlist (204)."""
-    project = project_with_role(ctx, MAINTAINER)
-    scope = _stored(ctx.store, project.id)
-    if ctx.params["target_project_id"] not in scope.project_ids:
-        raise NotFound()
-    scope.project_ids.remove(ctx.params["target_project_id"])
-
-
-@api.get(f"{BASE}/groups_allowlist", params=(ID,), auth=REQUIRED, paginated=True)
-def group_allowlist(ctx: Context) -> Response:
-    """The allowlisted groups."""
-    project = project_with_role(ctx, MAINTAINER)
-    found = [
-        g
-        for g in (namespaces(ctx.store).get(i) for i in scope_of(ctx.store, project.id).group_ids)
-        if g
-    ]
-    return ctx.paginate_list(found, lambda g: group_view(ctx.store, g, ctx.base_url))
-
-
-@api.post(
-    f"{BASE}/groups_allowlist",
-    params=(ID, Param("target_group_id", INT, required=True)),
-    auth=REQUIRED,
-)
-def add_group(ctx: Context) -> Any:
-    """Allowlist a group (201 ``{source_project_id, target_group_id}``)."""
-    project = project_with_role(ctx, MAINTAINER)
-    group = namespaces(ctx.store).get(ctx.params["target_group_id"])
-    if group is None or not group.is_group:
-        raise NotFound("Group")
-    scope = _stored(ctx.store, project.id)
-    if group.id in scope.group_ids:
-        raise BadRequest("Target group is already in the job token scope")
-    scope.group_ids.append(group.id)
-    return {"source_project_id": project.id, "target_group_id": group.id}
-
-
-@api.delete(
-    f"{BASE}/groups_allowlist/:target_group_id",
-    params=(ID, Param("target_group_id", INT, required=True)),
-    auth=REQUIRED,
-)
-def remove_group(ctx: Context) -> None:
-    """Remove a group from the allowlist (204)."""
-    project = project_with_role(ctx, MAINTAINER)
-    scope = _stored(ctx.store, project.id)
-    if ctx.params["target_group_id"] not in scope.group_ids:
-        raise NotFound()
-    scope.group_ids.remove(ctx.params["target_group_id"])
 
 
 # -- scenario ----------------------------------------------------------------------------------
