@@ -17,6 +17,7 @@ from fakeservice.ci.creation import job_token
 from fakeservice.ci.flow import fire_job, refresh_pipeline
 from fakeservice.ci.machines import CANCELABLE, PLAYABLE, RETRYABLE
 from fakeservice.ci.models import Job, Pipeline, jobs, latest_jobs, pipelines
+from fakeservice.ci.outcomes import mode_of
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.core.store import Store
 
@@ -48,6 +49,14 @@ _CLONED = (
 
 
 def cancel(store: Store, job: Job, now: dt.datetime) -> Job:
+    """Cancel a cancelable job. A running job of a ``timed`` runner goes through
+    ``canceling`` first: the runner acknowledges at its next poll (the pickup delay)."""
+    if job.status == "running":
+        mode, poll_seconds = mode_of(store, job.project_id)
+        if mode == "timed" and poll_seconds > 0:
+            fire_job(store, job, "start_cancel", now)
+            jobs(store).update(job, due_at=now + dt.timedelta(seconds=poll_seconds))
+            return job
     if job.status in CANCELABLE:
         fire_job(store, job, "cancel", now)
     return job
