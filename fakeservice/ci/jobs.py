@@ -48,17 +48,23 @@ _CLONED = (
 )
 
 
-def cancel(store: Store, job: Job, now: dt.datetime) -> Job:
-    """Cancel a cancelable job. A running job of a ``timed`` runner goes through
-    ``canceling`` first: the runner acknowledges at its next poll (the pickup delay)."""
-    if job.status == "running":
-        mode, poll_seconds = mode_of(store, job.project_id)
-        if mode == "timed" and poll_seconds > 0:
-            fire_job(store, job, "start_cancel", now)
-            jobs(store).update(job, due_at=now + dt.timedelta(seconds=poll_seconds))
-            return job
-    if job.status in CANCELABLE:
-        fire_job(store, job, "cancel", now)
+def _acknowledge_seconds(store: Store, job: Job) -> float:
+    """How long the runner of a job takes to acknowledge a cancel (0: at once): a running
+    job of a ``timed`` runner waits for its next poll (the pickup delay)."""
+    if job.status != "running":
+        return 0.0
+    mode, poll_seconds = mode_of(store, job.project_id)
+    return poll_seconds if mode == "timed" else 0.0
+
+
+def cancel(store: Store, job: Job, now: dt.datetime, *, refresh: bool = True) -> Job:
+    """Cancel a cancelable job, through ``canceling`` when its runner must acknowledge."""
+    delay = _acknowledge_seconds(store, job)
+    if delay > 0:
+        fire_job(store, job, "start_cancel", now, refresh=refresh)
+        jobs(store).update(job, due_at=now + dt.timedelta(seconds=delay))
+    elif job.status in CANCELABLE:
+        fire_job(store, job, "cancel", now, refresh=refresh)
     return job
 
 

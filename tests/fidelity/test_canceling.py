@@ -55,3 +55,19 @@ def test_python_gitlab_sees_canceling() -> None:
     assert gl.projects.get("acme/website").jobs.get(job_id).status == "canceling"
     svc.clock.advance(seconds=5)
     assert gl.projects.get("acme/website").jobs.get(job_id).status == "canceled"
+
+
+def test_a_pipeline_cancel_puts_running_jobs_through_canceling() -> None:
+    svc = stamp("default", "default")
+    job = running_build(svc)
+    pipeline_id = call(svc, "GET", f"{WEBSITE}/jobs/{job}").json()["pipeline"]["id"]
+    answer = call(svc, "POST", f"{WEBSITE}/pipelines/{pipeline_id}/cancel")
+    assert answer.status == 200
+    jobs = {
+        j["name"]: j["status"]
+        for j in call(svc, "GET", f"{WEBSITE}/pipelines/{pipeline_id}/jobs").json()
+    }
+    assert jobs == {"build": "canceling", "test": "canceled", "deploy": "canceled"}
+    assert answer.json()["status"] == "canceling"
+    svc.clock.advance(seconds=5)
+    assert call(svc, "GET", f"{WEBSITE}/pipelines/{pipeline_id}").json()["status"] == "canceled"
