@@ -26,4 +26,4 @@ test: lint
 	$(BIN)/python -m pytest -n 2 tests
 
 bench: venv
-	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+	$(BIN)/python bench/run.py

@@ -16,10 +16,11 @@ import time
 from latency import Case, get_ok, measure, print_table
 
 from fakeservice import FakeService
-from fakeservice.ci import pipeline_ops, simulation
-from fakeservice.ci.creation import create_planned, parse_at
 from fakeservice.ci.models import jobs
+from fakeservice.ci.pipelines import operations as pipeline_ops
+from fakeservice.ci.pipelines.creation import create_planned, parse_at
 from fakeservice.ci.repo import resolve_ref
+from fakeservice.ci.runner import simulation
 from fakeservice.projects.models import find_project
 
 ADMIN = "root-token"

@@ -5,7 +5,7 @@ The public entry point is :class:`fakeservice.FakeService`.
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from fakeservice.version import __version__
 
 __all__ = ["FakeService", "__version__"]
 

@@ -1,89 +1,102 @@
-"""The list of resource areas: each contributes tables (``models.install``) and routes.
+"""The resource areas a service is made of, and how an area registers itself.
 
-Adding an area means adding its module names here; the service installs the tables of
-every area into its store and imports every routes module to register its endpoints.
+:data:`AREAS` lists, in order, the module of each area that holds its one registration
+call: ``register(setup)``. :func:`compose` imports them and calls each ``register`` with
+a :class:`~fakeservice.composition.Composition`; ``FakeService(areas=...)`` is built
+from the result, so two services in one process can be made of different areas.
+
+Adding an area (``fakeservice/widgets/``):
+
+1. declare its endpoints on its own router, by convention named ``api`` in its routes
+   modules: ``api = AreaRouter("widgets")`` (from :mod:`fakeservice.web.routing`) in
+   ``widgets/routes.py``, or in ``widgets/router.py`` when several routes modules share
+   it (``from fakeservice.widgets.router import api``);
+2. write ``widgets/area.py``::
+
+       def register(setup: Composition) -> None:
+           from fakeservice.widgets import models, routes, scenario
+
+           setup.tables(models.install)              # install(store): declare its tables
+           setup.routes(routes.api)                  # serve its endpoints
+           setup.listen(PROJECT_DELETED, models.forget_project)   # react to other areas
+           setup.project_section("widgets", scenario.load, schema=..., doc="...")
+           setup.extension(extend)                   # extend(service): per-service helpers
+
+   The scenario-key methods are ``scenario_section`` (top-level key), ``project_section``,
+   ``group_section`` and ``replay_action`` (see :mod:`fakeservice.scenarios.sections`).
+   Events are named by the area that emits them: ``NAMESPACE_DELETED``,
+   ``NAMESPACE_MOVED``, ``GROUP_VISIBILITY`` (``groups.models``), ``PROJECT_DELETED``
+   (``projects.models``), ``PROJECT_CREATED`` (``projects.routes``), ``PROJECT_VIEW``
+   (``projects.views``), ``REFS_MOVED`` (``repository.models``), ``BRIDGE_PENDING``,
+   ``DOWNSTREAM_COMPLETED`` (``ci.flow``), ``JOB_TOKEN_LOOKUP`` (``web.auth``); an
+   area emits its own with :func:`fakeservice.core.events.listeners`. Listening instead
+   of importing is also how a lower module reaches a higher one without an import cycle
+   (``tests/structure/test_import_graph.py`` fails on any cycle).
+   Listeners are the composition's, shared by the services made of the same areas:
+   register functions, not per-service state.
+   Import the area's modules inside ``register`` so that importing this list stays cheap;
+   Annotate the service your functions receive with :class:`fakeservice.host.Host`
+   (``if TYPE_CHECKING: from fakeservice.host import Host as FakeService``), never with
+   the concrete class: the import graph test counts typing-only imports too;
+3. add ``"fakeservice.widgets.area"`` to :data:`AREAS`. Areas register in this order:
+   routes declared earlier win ties between equally specific patterns, tables are
+   installed and scenario keys load in this order (repository keys before CI's).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
-from types import ModuleType
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
-from fakeservice.core.store import Store
+from fakeservice.composition import Composition
 
-MODEL_MODULES: tuple[str, ...] = (
-    "fakeservice.users.models",
-    "fakeservice.groups.models",
-    "fakeservice.projects.models",
-    "fakeservice.members.models",
-    "fakeservice.tokens.models",
-    "fakeservice.repository.models",
-    "fakeservice.ci.models",
-    "fakeservice.ci.variables_models",
-    "fakeservice.environments.models",
-    "fakeservice.clusters.models",
-)
+# An area: the name of its registration module, or a ``register(setup)`` function itself
+# (handy for a test's own area).
+Area = str | Callable[[Composition], None]
 
-ROUTE_MODULES: tuple[str, ...] = (
-    "fakeservice.users.routes",
-    "fakeservice.groups.routes",
-    "fakeservice.projects.routes",
-    "fakeservice.members.routes",
-    "fakeservice.tokens.routes",
-    "fakeservice.tokens.impersonation_routes",
-    "fakeservice.meta.routes",
-    "fakeservice.custom_attributes.routes",
-    "fakeservice.control.routes",
-    "fakeservice.repository.routes",
-    "fakeservice.repository.refs_routes",
-    "fakeservice.repository.protected_routes",
-    "fakeservice.repository.commit_routes",
-    "fakeservice.repository.git_http",
-    "fakeservice.ci.routes_jobs",
-    "fakeservice.ci.routes_pipelines",
-    "fakeservice.ci.routes_artifacts",
-    "fakeservice.ci.routes_lint",
-    "fakeservice.ci.routes_control",
-    "fakeservice.ci.routes_erase",
-    "fakeservice.ci.routes_latest",
-    "fakeservice.ci.variables_routes",
-    "fakeservice.ci.job_token_scope",
-    "fakeservice.environments.routes",
-    "fakeservice.environments.update",
-    "fakeservice.clusters.routes",
-    "fakeservice.avatars.routes",
-)
-
-# Modules with ``extend(service)``: attach per-service helpers (runner, journal, faults...).
-SERVICE_EXTENSIONS: tuple[str, ...] = ("fakeservice.control.service", "fakeservice.ci.extension")
-
-
-def _modules(names: tuple[str, ...]) -> Iterator[ModuleType]:
-    for name in names:
-        yield importlib.import_module(name)
-
-
-# Modules that register reactions to other areas' events (e.g. a project's deletion).
-LIFECYCLE_MODULES: tuple[str, ...] = (
-    "fakeservice.repository.lifecycle",
-    "fakeservice.ci.lifecycle",
-    "fakeservice.environments.lifecycle",
+AREAS: tuple[str, ...] = (
+    "fakeservice.users.area",
+    "fakeservice.groups.area",
+    "fakeservice.projects.area",
+    "fakeservice.members.area",
+    "fakeservice.tokens.area",
+    "fakeservice.meta.area",
+    "fakeservice.custom_attributes.area",
+    "fakeservice.control.area",
+    "fakeservice.repository.area",
+    "fakeservice.ci.area",
+    "fakeservice.environments.area",
+    "fakeservice.clusters.area",
+    "fakeservice.namespaces.area",
+    "fakeservice.topics.area",
+    "fakeservice.badges.area",
+    "fakeservice.labels.area",
+    "fakeservice.milestones.area",
+    "fakeservice.issues.area",
+    "fakeservice.merge_requests.area",
+    "fakeservice.notes.area",
+    "fakeservice.approvals.area",
+    "fakeservice.snippets.area",
+    "fakeservice.instance.area",
+    "fakeservice.storage_moves.area",
+    "fakeservice.epics.area",
+    "fakeservice.transfer.area",
+    "fakeservice.geo.area",
+    "fakeservice.avatars.area",
 )
 
 
-def install_tables(store: Store) -> None:
-    for module in _modules(MODEL_MODULES):
-        module.install(store)
-    for _ in _modules(LIFECYCLE_MODULES):
-        pass
+def compose(areas: Sequence[Area] | None = None) -> Composition:
+    """The composition of ``areas`` (default :data:`AREAS`), built once per list and
+    process."""
+    return _compose(tuple(AREAS if areas is None else areas))
 
 
-def load_routes() -> None:
-    for _ in _modules(ROUTE_MODULES):
-        pass
-
-
-def extend_service(service: object) -> None:
-    for module in _modules(SERVICE_EXTENSIONS):
-        module.extend(service)
+@lru_cache(maxsize=16)
+def _compose(areas: tuple[Area, ...]) -> Composition:
+    setup = Composition(areas)
+    for area in areas:
+        register = importlib.import_module(area).register if isinstance(area, str) else area
+        register(setup)
+    return setup

@@ -1,9 +1,11 @@
 """The ``fakeservice`` command: ``serve``, ``replay``, ``check`` and ``openapi``.
 
 * ``fakeservice serve [--scenario FILE] [--host H] [--port P] [--state-file PATH]
-  [--clock manual|real|frozen]``: prints the base URL and the administrator tokens, then
-  serves until interrupted. With ``--state-file`` the state is restored from the file
-  when it exists and saved (atomically) after each state-changing request.
+  [--clock manual|real|frozen] [--cors-origin ORIGIN]...``: prints the base URL, the
+  dashboard's URL and the administrator tokens, then serves until interrupted. With
+  ``--state-file`` the state is restored from the file when it exists and saved
+  (atomically) after each state-changing request. ``--cors-origin`` (repeatable, ``*``
+  for any) lets browser clients on that origin call the fake.
 * ``fakeservice replay FILE...``: runs each scenario's steps; exit 0 only if all pass.
 * ``fakeservice check FILE...``: validates scenarios; exit 0 only if none has a problem.
 * ``fakeservice openapi``: prints the OpenAPI 3 document as JSON.
@@ -39,6 +41,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="vendor header prefix (default X-Service- as in the spec; X-Gitlab- for real clients)",
     )
     serve.add_argument("--log-level", default="warning", help="uvicorn log level")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="allow browser clients from ORIGIN (repeatable; * for any origin)",
+    )
+    serve.add_argument(
+        "--journal-size",
+        type=_journal_size,
+        metavar="N",
+        help="requests the journal keeps, oldest forgotten first (default: the scenario's, 10000)",
+    )
 
     replay = sub.add_parser("replay", help="run scenarios' steps and check their expectations")
     replay.add_argument("files", nargs="+", type=Path, metavar="FILE")
@@ -62,15 +77,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     return command[args.command](args)
 
 
+def _journal_size(text: str) -> int:
+    from fakeservice.control.journal import MAX_CAPACITY
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_CAPACITY:
+        raise argparse.ArgumentTypeError(f"a whole number from 1 to {MAX_CAPACITY}")
+    return value
+
+
 # -- serve -----------------------------------------------------------------------------------
 def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
-    import uvicorn
-
     from fakeservice.control.statefile import StateFileError
     from fakeservice.scenarios.problems import ScenarioError
     from fakeservice.service import FakeService
-    from fakeservice.testing.server import listening_socket, uvicorn_config
+    from fakeservice.testing.server import FakeServer, listening_socket, uvicorn_config
 
     try:
         sock = listening_socket(args.host, args.port)
@@ -84,7 +109,13 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{port}"
     try:
-        service = FakeService(args.scenario, base_url=url, header_prefix=args.header_prefix)
+        service = FakeService(
+            args.scenario,
+            base_url=url,
+            cors_origins=args.cors_origin,
+            journal_capacity=args.journal_size,
+            header_prefix=args.header_prefix,
+        )
         if args.state_file is not None:
             if args.state_file.exists():
                 service.load_state(args.state_file)
@@ -99,6 +130,9 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 2
     print(f"fakeservice listening on {url}", file=out)
     print(f"API: {url}/api/v4   control plane: {url}/_fake/", file=out)
+    print(f"dashboard: {url}/_fake/dashboard", file=out)
+    if service.cors.origins:
+        print(f"CORS allowed for: {' '.join(service.cors.origins)}", file=out)
     tokens = service.admin_tokens()
     for username, token in tokens:
         print(f"administrator token: {token} (user {username})", file=out)
@@ -107,7 +141,8 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.state_file is not None:
         print(f"state file: {args.state_file}", file=out)
     out.flush()
-    uvicorn.Server(uvicorn_config(service, log_level=args.log_level)).run(sockets=[sock])
+    config = uvicorn_config(service, log_level=args.log_level)
+    FakeServer(service, config).run(sockets=[sock])
     return 0
 
 
@@ -144,9 +179,11 @@ def check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 # -- openapi ---------------------------------------------------------------------------------
 def openapi(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
+    from fakeservice.areas import compose
     from fakeservice.web.openapi import openapi_document
 
-    text = json.dumps(openapi_document(server_url=args.server_url), indent=2) + "\n"
+    endpoints = compose().router.endpoints
+    text = json.dumps(openapi_document(endpoints, server_url=args.server_url), indent=2) + "\n"
     if args.output is not None:
         args.output.write_text(text, encoding="utf-8")
     else:

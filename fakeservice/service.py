@@ -1,5 +1,10 @@
 """``FakeService``: one fake instance (store, clock, router) and its Python control API.
 
+It is the composition root: it is built from the areas' registrations (a
+:class:`~fakeservice.composition.Composition`, see :mod:`fakeservice.areas`) and hands
+itself to the layers below (dispatch, control plane, scenario loader, transports), which
+receive it rather than import it.
+
 Create one per test (``FakeService()`` loads the built-in default scenario), drive it
 in-process (``svc.request(...)``, ``svc.requests_session()``, ``svc.httpx_client()``) or
 serve it on a loopback port (``with svc.serve() as url``).
@@ -8,7 +13,7 @@ serve it on a loopback port (``with svc.serve() as url``).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,14 +21,15 @@ from urllib.parse import urlencode
 
 import attrs
 
-from fakeservice.areas import extend_service, install_tables, load_routes
+from fakeservice.areas import Area, compose
 from fakeservice.core.clock import Clock
 from fakeservice.core.store import Store
-from fakeservice.web.asgi import AsgiApp
+from fakeservice.dashboard.events import EventHub
+from fakeservice.web.app import build_app
 from fakeservice.web.auth import Caller
+from fakeservice.web.cors import CorsSettings
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
-from fakeservice.web.routing import Router, api
 from fakeservice.web.vendor_headers import set_header_prefix
 
 if TYPE_CHECKING:
@@ -37,17 +43,6 @@ DEFAULT_BASE_URL = "http://fakeservice.test"
 BeforeHook = Callable[[Request], Response | None]
 AfterHook = Callable[[Request, Response, Caller], None]
 
-_router: Router | None = None
-
-
-def shared_router() -> Router:
-    """The router over every declared endpoint (built once per process)."""
-    global _router
-    if _router is None:
-        load_routes()
-        _router = Router(api.endpoints)
-    return _router
-
 
 @attrs.frozen
 class ServiceTemplate:
@@ -56,18 +51,23 @@ class ServiceTemplate:
     snapshot: bytes
     control: dict[str, Any]
     base_url: str
+    areas: tuple[Area, ...] | None = None
 
 
 class FakeService:
     """An in-memory fake of the service.
 
     ``scenario`` is a path to a YAML file, a parsed mapping, ``"default"`` (the built-in
-    default scenario) or ``None`` (an empty instance with no users at all).
+    default scenario) or ``None`` (an empty instance with no users at all). ``areas``
+    lists the area modules the service is made of (default: every area,
+    :data:`fakeservice.areas.AREAS`); a scenario may only use their keys.
+    ``cors_origins`` turns CORS on for those origins (``"*"``: any), see
+    :mod:`fakeservice.web.cors`. ``app`` is the Starlette application serving it.
     ``header_prefix`` replaces the spec's ``X-Service-`` vendor header prefix (for
     example ``"X-Gitlab-"``); it wins over the scenario's ``header_prefix``.
     """
 
-    # Attached at construction by the areas' ``extend(service)`` (SERVICE_EXTENSIONS).
+    # Attached at construction by the areas' extensions (``setup.extension``).
     control: ControlPlane
     journal: Journal
     faults: Faults
@@ -80,21 +80,30 @@ class FakeService:
         *,
         clock: Clock | None = None,
         base_url: str = DEFAULT_BASE_URL,
+        areas: Sequence[Area] | None = None,
+        cors_origins: Iterable[str] = (),
+        journal_capacity: int | None = None,
         header_prefix: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.cors = CorsSettings(cors_origins)
         self.clock = clock or Clock("manual")
+        self.composition = compose(areas)
         self.store = Store()
-        install_tables(self.store)
-        self.router = shared_router()
+        self.composition.install(self.store)
+        self.router = self.composition.router
+        self.sections = self.composition.sections
         self.server_errors: list[BaseException] = []
         self._before: list[BeforeHook] = []
         self._after: list[AfterHook] = []
-        self.app = AsgiApp(self)
-        extend_service(self)
+        self.events = EventHub(self)
+        self.app = build_app(self)
+        self.composition.extend(self)
         self.scenario_source = scenario
         if scenario is not None:
             self.load_scenario(scenario)
+        if journal_capacity is not None:
+            self.journal.resize(journal_capacity)
         if header_prefix is not None:
             set_header_prefix(self.store, header_prefix)
         self.mark_initial()
@@ -107,19 +116,25 @@ class FakeService:
     def from_template(cls, template: ServiceTemplate, **kw: Any) -> FakeService:
         """A new service in the template's state (much faster than loading the scenario)."""
         kw.setdefault("base_url", template.base_url)
+        kw.setdefault("areas", template.areas)
         service = cls(None, **kw)
         service.restore(template.snapshot)
         service.control.load_config(template.control)
+        if kw.get("journal_capacity") is not None:
+            service.journal.resize(kw["journal_capacity"])
         service._initial = template.snapshot
         if kw.get("header_prefix") is not None:
             set_header_prefix(service.store, kw["header_prefix"])
             service._initial = service.snapshot()
         service.control.mark_initial()
+        service._track()
         return service
 
     def template(self) -> ServiceTemplate:
         """The state :meth:`reset` returns to, as a :class:`ServiceTemplate`."""
-        return ServiceTemplate(self._initial, self.control.initial, self.base_url)
+        return ServiceTemplate(
+            self._initial, self.control.initial, self.base_url, self.composition.areas
+        )
 
     @property
     def url(self) -> str:
@@ -139,8 +154,11 @@ class FakeService:
         if not replace:
             load_into(self, scenario)
             return
-        fresh = type(self)(None, base_url=self.base_url)
+        fresh = type(self)(
+            None, base_url=self.base_url, areas=self.composition.areas, cors_origins=self.cors.base
+        )
         load_into(fresh, scenario)
+        self.cors.origins = fresh.cors.origins
         self.restore(fresh.snapshot())
         self.control.load_config(fresh.control.config())
         self.mark_initial()
@@ -178,13 +196,32 @@ class FakeService:
         Also empties the journal and puts faults and rate limits back to what the
         scenario declared (their counters start afresh).
         """
-        self.restore(self._initial)
+        if not self._undo():
+            self.restore(self._initial)
+        self._track()
         self.control.reset()
+
+    def _track(self) -> None:
+        """Note changes from here on, against the initial state as it is now."""
+        self.store.track(against=self._initial)
+
+    def _undo(self) -> bool:
+        """Undo what was touched since the initial state; False when only a full restore
+        can (see :meth:`Store.rollback`). Costs what was touched, not the state's size."""
+        from fakeservice.core.pristine import pristine_state
+
+        store_state, clock_state = pristine_state(self._initial)
+        with self.store.lock:
+            if not self.store.rollback(store_state, against=self._initial):
+                return False
+            self.clock.load_state(clock_state)
+        return True
 
     def mark_initial(self) -> None:
         """Make the current state the one :meth:`reset` returns to."""
         self._initial = self.snapshot()
         self.control.mark_initial()
+        self._track()
 
     # -- clock ---------------------------------------------------------------------------
     def now(self) -> dt.datetime:

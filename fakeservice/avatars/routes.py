@@ -10,7 +10,9 @@ from fakeservice.core.errors import NotFound
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import INT, STR, Param
-from fakeservice.web.routing import PUBLIC, api
+from fakeservice.web.routing import PUBLIC, AreaRouter
+
+api = AreaRouter("avatars")
 
 
 @api.get(

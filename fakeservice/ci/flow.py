@@ -5,7 +5,10 @@ reindexes the job, recomputes its runner due time and (unless told not to) refre
 pipeline. :func:`refresh_pipeline` runs stage processing (enqueue, make manual, schedule
 or skip what became ready), starts bridges that became pending, derives the pipeline's
 status through :data:`~fakeservice.ci.machines.PIPELINE_MACHINE`, and lets a finished
-downstream pipeline settle the bridge that triggered it.
+downstream pipeline settle the bridge that triggered it. Bridges are started and settled
+by the listeners of :data:`BRIDGE_PENDING` and :data:`DOWNSTREAM_COMPLETED`
+(:mod:`fakeservice.ci.pipelines.bridges`, registered by the CI area), which create pipelines and so
+sit above this module.
 
 Observers (:func:`observe`) see every job transition as ``(job, old, event, new)``; the
 property tests use them to check that nothing else ever changes a status.
@@ -25,9 +28,14 @@ from fakeservice.ci.machines import (
     sync_pipeline,
 )
 from fakeservice.ci.models import Job, Pipeline, jobs, latest_jobs, pipelines
-from fakeservice.ci.timing import schedule
+from fakeservice.ci.runner.timing import schedule
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 
+# ``start(store, bridge, now)`` for a bridge that became pending; ``settle(store,
+# pipeline, now)`` for a finished downstream pipeline (its ``trigger_job_id`` is set).
+BRIDGE_PENDING = "ci.bridge.pending"
+DOWNSTREAM_COMPLETED = "ci.downstream.completed"
 Observer = Callable[[Job, str, str, str], None]
 _observers: list[Observer] = []
 _PROCESS_EVENTS = {
@@ -79,8 +87,6 @@ def refresh_pipeline(
 ) -> None:
     """Process stages (unless ``process`` is false), start pending bridges, and derive
     the pipeline's status."""
-    from fakeservice.ci.bridges import settle_bridge, start_bridge
-
     table = jobs(store)
     for _ in range(_MAX_ROUNDS if process else 0):
         latest = latest_jobs(store, pipeline.id)
@@ -91,7 +97,8 @@ def refresh_pipeline(
             schedule(store, job, now)
         ready = [job for job in latest if job.is_bridge and job.status == "pending"]
         for bridge in ready:
-            start_bridge(store, bridge, now)
+            for start in listeners(store, BRIDGE_PENDING):
+                start(store, bridge, now)
         if not changed and not ready:
             break
     latest = latest_jobs(store, pipeline.id)
@@ -101,4 +108,5 @@ def refresh_pipeline(
         if pipeline.status != before:
             pipelines(store).reindex(pipeline)
     if pipeline.trigger_job_id is not None and pipeline.status in COMPLETED:
-        settle_bridge(store, pipeline, now)
+        for settle in listeners(store, DOWNSTREAM_COMPLETED):
+            settle(store, pipeline, now)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from fakeservice.ci.router import api
 from fakeservice.core.errors import BadRequest, Forbidden, NotFound
 from fakeservice.core.store import Store
 from fakeservice.groups.models import Namespace, find_group, namespaces, self_and_ancestor_ids
@@ -24,17 +25,18 @@ from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project, find_project, projects
 from fakeservice.projects.views import project_simple
-from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import BOOL, STR, Field, ListOf, Record
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL as BOOL_PARAM
 from fakeservice.web.params import INT, Param
 from fakeservice.web.params import STR as STR_PARAM
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 _KEY = "job_token_scopes"
 BASE = "/projects/:id/job_token_scope"
@@ -222,9 +224,11 @@ def load_scope(service: FakeService, project: Project, value: Any, where: str) -
         scope.group_ids.append(group.id)
 
 
-register_project_section(
-    "job_token_scope",
-    load_scope,
-    schema=SCOPE,
-    doc="the CI/CD job token scope: inbound limit and allowlists",
-)
+def register(found: Sections) -> None:
+    """Declare this module's scenario keys."""
+    found.register_project_section(
+        "job_token_scope",
+        load_scope,
+        schema=SCOPE,
+        doc="the CI/CD job token scope: inbound limit and allowlists",
+    )

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from fakeservice.ci.access import DEVELOPER, writable_project
-from fakeservice.ci.simulation import settle
+from fakeservice.ci.runner.simulation import settle
 from fakeservice.ci.views import Renderer
 from fakeservice.projects.models import Project
 from fakeservice.web.context import Context

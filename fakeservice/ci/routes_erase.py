@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.ci import artifacts
 from fakeservice.ci.access import build_of, writable_project
+from fakeservice.ci.artifacts import job_artifacts as artifacts
 from fakeservice.ci.machines import FINISHED
 from fakeservice.ci.models import Job, jobs
 from fakeservice.ci.route_common import ID, JOB_ID, renderer
+from fakeservice.ci.router import api
 from fakeservice.core.errors import Forbidden
 from fakeservice.members.models import DEVELOPER, MAINTAINER
 from fakeservice.projects.lookup import access_level
 from fakeservice.web.context import Context
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 
 def erasable(job: Job) -> bool:

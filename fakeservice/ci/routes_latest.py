@@ -10,10 +10,10 @@ from fakeservice.ci.access import readable_project
 from fakeservice.ci.models import latest_for_ref
 from fakeservice.ci.repo import repository
 from fakeservice.ci.route_common import ID, renderer
+from fakeservice.ci.router import api
 from fakeservice.core.errors import Forbidden
 from fakeservice.web.context import Context
 from fakeservice.web.params import STR, Param
-from fakeservice.web.routing import api
 
 
 @api.get("/projects/:id/pipelines/latest", params=(ID, Param("ref", STR)))

@@ -36,18 +36,12 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from fakeservice.ci import outcomes, simulation
-from fakeservice.ci.creation import create_planned, parse_at
+from fakeservice.ci.pipelines.creation import create_planned, parse_at
 from fakeservice.ci.repo import ci_config_path, read_text, resolve_ref, synthetic_ref
+from fakeservice.ci.runner import outcomes, simulation
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.projects.models import Project
-from fakeservice.repository import scenario as _repository_scenario  # noqa: F401  (its keys load first)
-from fakeservice.scenarios.loader import (
-    ScenarioError,
-    register_action,
-    register_project_section,
-    register_section,
-)
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     ANY,
@@ -62,9 +56,10 @@ from fakeservice.scenarios.schema import (
     Range,
     Record,
 )
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 RUN_VALUES = ("complete", "none")
 ID = ID_REF  # an id, or a ``${variable}`` that a replay fills in
@@ -281,13 +276,13 @@ def _run_action(service: FakeService, value: Any, _variables: dict[str, Any]) ->
     service.runner.run_all(_id(value, "run_pipeline"))
 
 
-def register() -> None:
-    """Register the sections and actions (idempotent: the first registration stays)."""
-    register_section("runner", load_runner, schema=RUNNER, doc="the simulated CI runner")
-    register_project_section(
+def register(found: Sections) -> None:
+    """Register the CI sections and actions in ``found`` (the first registration stays)."""
+    found.register_section("runner", load_runner, schema=RUNNER, doc="the simulated CI runner")
+    found.register_project_section(
         "ci", load_project_ci, schema=CI, doc="runner mode, job outcomes and pipelines"
     )
-    register_action(
+    found.register_action(
         "runner",
         _runner_action,
         schema=Record(
@@ -297,7 +292,7 @@ def register() -> None:
         ),
         doc="set the runner mode (for the service or a project)",
     )
-    register_action(
+    found.register_action(
         "job_outcome",
         _outcome_action,
         schema=Record(
@@ -312,10 +307,9 @@ def register() -> None:
         ),
         doc="script a job's outcome",
     )
-    register_action("start_job", _start_action, schema=ID, doc="pick up a pending job (its id)")
-    register_action(
+    found.register_action(
+        "start_job", _start_action, schema=ID, doc="pick up a pending job (its id)"
+    )
+    found.register_action(
         "run_pipeline", _run_action, schema=ID, doc="run a pipeline to completion (its id)"
     )
-
-
-register()

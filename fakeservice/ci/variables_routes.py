@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci import variables_models as model
-from fakeservice.ci import variables_scenario as _scenario  # noqa: F401  (scenario keys)
+from fakeservice.ci.router import api
 from fakeservice.ci.variables_models import VARIABLE_TYPES, Owner, Variable
 from fakeservice.core.errors import NotFound
 from fakeservice.groups.lookup import find_group_or_404, require_group_access
@@ -20,7 +20,7 @@ from fakeservice.projects.lookup import project_with_role
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL, HASH, STR, Param
-from fakeservice.web.routing import ADMIN, REQUIRED, api
+from fakeservice.web.routing import ADMIN, REQUIRED
 
 KEY = Param("key", STR, required=True)
 SCOPED = ("project", "group")

@@ -9,16 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from fakeservice.ci import variables_models as model
 from fakeservice.core.errors import ApiError
-from fakeservice.scenarios.loader import (
-    ScenarioError,
-    register_group_section,
-    register_project_section,
-    register_section,
-)
+from fakeservice.scenarios.loader import ScenarioError
 from fakeservice.scenarios.schema import BOOL, STR, Choice, Field, ListOf, Record
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+    from fakeservice.scenarios.sections import Sections
 
 _FIELDS = {
     "key": Field(STR, "letters, digits and `_`", required=True),
@@ -78,12 +74,20 @@ def load_instance_variables(service: FakeService, data: Mapping[str, Any]) -> No
     _load(service, model.INSTANCE, data["ci_variables"], "ci_variables")
 
 
-register_project_section(
-    "variables", load_project_variables, schema=ListOf(SCOPED), doc="CI/CD variables of the project"
-)
-register_group_section(
-    "variables", load_group_variables, schema=ListOf(SCOPED), doc="CI/CD variables of the group"
-)
-register_section(
-    "ci_variables", load_instance_variables, schema=ListOf(INSTANCE), doc="instance CI/CD variables"
-)
+def register(found: Sections) -> None:
+    """Declare this module's scenario keys."""
+    found.register_project_section(
+        "variables",
+        load_project_variables,
+        schema=ListOf(SCOPED),
+        doc="CI/CD variables of the project",
+    )
+    found.register_group_section(
+        "variables", load_group_variables, schema=ListOf(SCOPED), doc="CI/CD variables of the group"
+    )
+    found.register_section(
+        "ci_variables",
+        load_instance_variables,
+        schema=ListOf(INSTANCE),
+        doc="instance CI/CD variables",
+    )

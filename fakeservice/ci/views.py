@@ -11,7 +11,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from fakeservice.ci import artifacts
+from fakeservice.ci.artifacts import job_artifacts as artifacts
 from fakeservice.ci.detailed_status import job_status, pipeline_status
 from fakeservice.ci.machines import job_duration, job_queued_duration
 from fakeservice.ci.models import Job, Pipeline, latest_jobs, pipelines

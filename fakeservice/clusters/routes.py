@@ -24,7 +24,9 @@ from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.openapi import param_schema
 from fakeservice.web.params import BOOL, INT, STR, Param, ParamType, validate
-from fakeservice.web.routing import ADMIN, api
+from fakeservice.web.routing import ADMIN, AreaRouter
+
+api = AreaRouter("clusters")
 
 KUBE = "platform_kubernetes_attributes"
 CLUSTER_ID = Param("cluster_id", INT, required=True, description="The cluster ID")

@@ -4,14 +4,20 @@ Each entry keeps the method, the raw path, the decoded query, the acting user (a
 sudo), the status, the decoded request body and whether a fault dropped the connection.
 Control-plane requests (``/_fake/...``) are not recorded. The journal is not part of
 snapshots: restoring a snapshot keeps it, :meth:`Journal.clear` (or a reset) empties it.
-It holds at most ``capacity`` entries; older ones are forgotten first.
+Listeners (:meth:`Journal.add_listener`) get each new entry as it is recorded (the live
+dashboard). It is a ring of at most ``capacity`` entries (10,000 unless the ``FakeService``
+argument ``journal_capacity``, the scenario's ``journal: {capacity: N}`` or
+``fakeservice serve --journal-size N`` says otherwise): older entries are forgotten
+first and counted in :attr:`Journal.dropped`, so a long-running server's memory stays
+bounded.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -21,6 +27,8 @@ from fakeservice.core.errors import MalformedString
 from fakeservice.web.http import BodyError, Request, UploadedFile, parse_body, parse_query
 
 DEFAULT_CAPACITY = 10_000
+JournalListener = Callable[["JournalEntry"], None]
+MAX_CAPACITY = 10_000_000
 
 
 @attrs.frozen
@@ -84,8 +92,36 @@ class Journal:
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self._lock = threading.Lock()
-        self._entries: deque[JournalEntry] = deque(maxlen=capacity)
+        self._entries: deque[JournalEntry] = deque(maxlen=_checked(capacity))
         self._seq = 0
+        self._listeners: list[JournalListener] = []
+        self._dropped = 0
+
+    def add_listener(self, listener: JournalListener) -> None:
+        """Call ``listener(entry)`` after each entry is recorded."""
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: JournalListener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    @property
+    def capacity(self) -> int:
+        """The most entries kept."""
+        return self._entries.maxlen or DEFAULT_CAPACITY
+
+    @property
+    def dropped(self) -> int:
+        """Entries forgotten (to keep within the capacity) since the journal was emptied."""
+        return self._dropped
+
+    def resize(self, capacity: int) -> None:
+        """Keep at most ``capacity`` entries from now on (the newest ones stay)."""
+        capacity = _checked(capacity)
+        with self._lock:
+            kept = deque(self._entries, maxlen=capacity)
+            self._dropped += len(self._entries) - len(kept)
+            self._entries = kept
 
     def record(
         self,
@@ -111,8 +147,12 @@ class Journal:
                 sudo_by=sudo_by,
                 dropped=dropped,
             )
+            if len(self._entries) == self._entries.maxlen:
+                self._dropped += 1
             self._entries.append(entry)
-            return entry
+        for listener in self._listeners:
+            listener(entry)
+        return entry
 
     def entries(
         self,
@@ -144,6 +184,12 @@ class Journal:
     ) -> int:
         return len(self.entries(method, path, user, status))
 
+    def tail(self, count: int) -> list[JournalEntry]:
+        """The newest ``count`` entries, oldest first."""
+        with self._lock:
+            newest = list(itertools.islice(reversed(self._entries), count))
+        return newest[::-1]
+
     def last(self) -> JournalEntry | None:
         with self._lock:
             return self._entries[-1] if self._entries else None
@@ -151,6 +197,7 @@ class Journal:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._dropped = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -158,3 +205,11 @@ class Journal:
     def __iter__(self) -> Iterator[JournalEntry]:
         with self._lock:
             return iter(list(self._entries))
+
+
+def _checked(capacity: int) -> int:
+    if isinstance(capacity, bool) or not isinstance(capacity, int):
+        raise ValueError("the journal capacity is a whole number")
+    if not 1 <= capacity <= MAX_CAPACITY:
+        raise ValueError(f"the journal capacity is between 1 and {MAX_CAPACITY:,}")
+    return capacity

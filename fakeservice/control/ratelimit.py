@@ -26,7 +26,7 @@ from fakeservice.web.dispatch import render_error
 from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 APPLIES_TO = ("all", "authenticated", "unauthenticated")
 DEFAULT_NAMES = {

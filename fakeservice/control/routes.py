@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.control import header_prefix as _header_prefix  # noqa: F401  (scenario key)
 from fakeservice.control.clocks import clock_info
 from fakeservice.control.faults import FaultError
 from fakeservice.control.patterns import PatternError
@@ -18,6 +17,7 @@ from fakeservice.control.snapshots import SnapshotError
 from fakeservice.core.clock import CLOCK_MODES, ClockError
 from fakeservice.core.errors import ApiError
 from fakeservice.web.context import Context
+from fakeservice.web.http import json_response
 from fakeservice.web.params import (
     ANY,
     BOOL,
@@ -30,7 +30,9 @@ from fakeservice.web.params import (
     MutuallyExclusive,
     Param,
 )
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH, AreaRouter
+
+api = AreaRouter("control")
 
 CONTROL: dict[str, Any] = {"prefix": "", "auth": NO_AUTH}
 
@@ -185,14 +187,23 @@ def move_clock(ctx: Context) -> Any:
     **CONTROL,
 )
 def get_journal(ctx: Context) -> Any:
-    """Requests answered, oldest first, filtered by method, path glob, user and status."""
+    """Requests answered, oldest first, filtered by method, path glob, user and status.
+
+    The headers ``X-Journal-Capacity`` and ``X-Journal-Dropped`` tell how many entries
+    the ring keeps and how many it forgot since it was last emptied."""
     try:
         found = ctx.service.journal.entries(
             ctx.get("method"), ctx.get("path"), ctx.get("user"), ctx.get("status")
         )
     except PatternError as exc:
         raise bad(str(exc)) from exc
-    return {"count": len(found), "entries": [entry.to_json() for entry in found]}
+    journal = ctx.service.journal
+    kept = [
+        ("X-Journal-Capacity", str(journal.capacity)),
+        ("X-Journal-Dropped", str(journal.dropped)),
+    ]
+    body = {"count": len(found), "entries": [entry.to_json() for entry in found]}
+    return json_response(body, headers=kept)
 
 
 @api.delete("/_fake/journal", **CONTROL)

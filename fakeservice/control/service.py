@@ -30,7 +30,7 @@ from fakeservice.web.auth import Caller
 from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 class ControlPlane:
@@ -42,19 +42,27 @@ class ControlPlane:
         self.faults = Faults()
         self.rate_limits = RateLimits(service)
         self.snapshots = SnapshotShelf()
-        self.initial: dict[str, list[dict[str, Any]]] = {"faults": [], "rate_limits": []}
+        self.initial: dict[str, Any] = {"faults": [], "rate_limits": []}
         self._delays: dict[int, float] = {}
         self._early: set[int] = set()
         self._lock = threading.Lock()
 
     # -- configuration ---------------------------------------------------------------------
-    def config(self) -> dict[str, list[dict[str, Any]]]:
-        """Faults and rate limits as plain data (what a scenario declares)."""
-        return {"faults": self.faults.export(), "rate_limits": self.rate_limits.export()}
+    def config(self) -> dict[str, Any]:
+        """Faults, rate limits and the journal's capacity as plain data (what a scenario
+        declares)."""
+        return {
+            "faults": self.faults.export(),
+            "rate_limits": self.rate_limits.export(),
+            "journal": {"capacity": self.journal.capacity},
+        }
 
-    def load_config(self, config: dict[str, list[dict[str, Any]]]) -> None:
+    def load_config(self, config: dict[str, Any]) -> None:
         self.faults.load(config.get("faults", []))
         self.rate_limits.load(config.get("rate_limits", []))
+        journal = config.get("journal") or {}
+        if "capacity" in journal:
+            self.journal.resize(journal["capacity"])
 
     def mark_initial(self) -> None:
         """Make the current configuration the one :meth:`reset` returns to."""

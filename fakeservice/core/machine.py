@@ -3,18 +3,22 @@
 Every status field of the service (jobs, pipelines, exports, imports, storage moves,
 epics) changes only through :meth:`Machine.fire`. The tables are introspectable
 (:meth:`Machine.transitions`, :meth:`Machine.to_mermaid`) so docs can be generated.
+Transition listeners (:meth:`Machine.add_listener`, shared by every machine) see each
+transition after its effects (the live dashboard).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import attrs
 
 from fakeservice.core.errors import IllegalTransition
 
 Effect = Callable[[Any, str, str, dict[str, Any]], None]
+# (machine, record, old state, new state, event)
+TransitionListener = Callable[["Machine", Any, str, str, str], None]
 
 
 @attrs.frozen
@@ -30,6 +34,18 @@ class Machine:
     ``effects`` maps a target state (or ``"*"``) to callables run after the status
     changed, with ``(record, old_state, event, context)``.
     """
+
+    listeners: ClassVar[list[TransitionListener]] = []
+
+    @classmethod
+    def add_listener(cls, listener: TransitionListener) -> None:
+        """Call ``listener(machine, record, old, new, event)`` after every transition."""
+        cls.listeners.append(listener)
+
+    @classmethod
+    def remove_listener(cls, listener: TransitionListener) -> None:
+        if listener in cls.listeners:
+            cls.listeners.remove(listener)
 
     def __init__(
         self,
@@ -80,6 +96,8 @@ class Machine:
             effect(record, old, event, context)
         for effect in self._effects.get("*", ()):
             effect(record, old, event, context)
+        for listener in tuple(Machine.listeners):
+            listener(self, record, old, new, event)
         return new
 
     def to_mermaid(self) -> str:

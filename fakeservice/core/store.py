@@ -9,6 +9,11 @@ A :class:`Table` keeps its records by id and maintains any number of indexes:
 A :class:`Selection` is a lazy, ordered view over one or more partitions with an optional
 predicate; the pagination layer slices it. Snapshots pickle the rows, index contents and
 sequences (never the index functions), so restore does not rebuild anything.
+
+Rows and extras are :mod:`tracked maps <fakeservice.core.tracking>`: after
+:meth:`Store.track`, :meth:`Store.rollback` puts the state back to a pristine snapshot
+by looking only at the rows, sequences and extras touched since, so resetting between
+tests costs what the test did, not the size of the state.
 """
 
 from __future__ import annotations
@@ -23,10 +28,18 @@ from typing import Any, Generic, TypeVar
 
 from sortedcontainers import SortedList
 
+from fakeservice.core.rollback import rollback_extras, rollback_table
+from fakeservice.core.tracking import TrackedExtras, TrackedMap, rows_map
+
 R = TypeVar("R")
 SortKey = tuple[Any, ...]
 
 _MISSING = object()
+
+
+def no_sort(record: Any) -> SortKey:
+    """The default sort of a sorted index: by id alone."""
+    return ()
 
 
 def as_id(key: object) -> int | None:
@@ -56,6 +69,15 @@ class UniqueIndex:
         self.data[key] = record.id
         self.current[record.id] = key
 
+    def refresh(self, record: Any) -> None:
+        """Index ``record`` again after a change (nothing to do when its key is the same)."""
+        key = self.key(record)
+        stored = self.current.get(record.id, _MISSING)
+        if key is not None and stored == key and self.data.get(key) == record.id:
+            return
+        self.remove(record.id)
+        self.add(record)
+
     def remove(self, record_id: int) -> None:
         key = self.current.pop(record_id, _MISSING)
         if key is not _MISSING and self.data.get(key) == record_id:
@@ -73,49 +95,115 @@ class SortedIndex:
 
     ``partition`` may return a single key, ``None`` (record not indexed) or, with
     ``multi=True``, an iterable of keys (the record appears in each partition).
+
+    Memory: a record costs its sort entry (one tuple, shared by its partition, by
+    ``current`` and by the table's other indexes with the same ``sort`` function) and
+    one dict slot; its partition key is stored apart only when it is not the index's
+    common one (the first key seen, e.g. ``"all"``). An index ordered by id alone
+    (``sort`` left to :func:`no_sort`) keeps no ``current`` at all: its entry is
+    ``(id,)``.
     """
 
     def __init__(
         self,
         name: str,
         partition: Callable[[Any], Any],
-        sort: Callable[[Any], SortKey] = lambda r: (),
+        sort: Callable[[Any], SortKey] = no_sort,
         *,
         multi: bool = False,
     ) -> None:
         self.name = name
+        self.plain = sort is no_sort
         self.partition = partition
         self.sort = sort
         self.multi = multi
         self.parts: dict[Hashable, SortedList] = {}
-        self.current: dict[int, tuple[tuple[Hashable, ...], SortKey]] = {}
+        self.current: dict[int, SortKey] = {}  # record id -> its sort entry
+        self.keyed: dict[int, Any] = {}  # record id -> its key(s) when not the common one
+        self.common: tuple[Any, ...] = ()  # (the common partition key,) once known
 
-    def _keys(self, record: Any) -> tuple[Hashable, ...]:
+    def _part(self, key: Hashable) -> SortedList:
+        part = self.parts.get(key)
+        if part is None:
+            part = self.parts[key] = SortedList()
+        return part
+
+    def _entry(self, record: Any, shared: dict[Any, SortKey] | None) -> SortKey:
+        if shared is not None:
+            found = shared.get(self.sort)
+            if found is not None:
+                return found
+        entry = (*self.sort(record), record.id)
+        if shared is not None:
+            shared[self.sort] = entry
+        return entry
+
+    def add(self, record: Any, shared: dict[Any, SortKey] | None = None) -> None:
+        """Index ``record``; ``shared`` lets the table's indexes share equal entries."""
+        value = self.partition(record)
+        if value is None:
+            return
+        rid = record.id
+        if self.multi:
+            keys = tuple(dict.fromkeys(value))
+            if not keys:
+                return
+            entry = self._entry(record, shared)
+            for key in keys:
+                self._part(key).add(entry)
+            self.keyed[rid] = keys
+        else:
+            entry = self._entry(record, shared)
+            self._part(value).add(entry)
+            if not self.common:
+                self.common = (value,)
+            elif value != self.common[0]:
+                self.keyed[rid] = value
+        if not self.plain:
+            self.current[rid] = entry
+
+    def _new_keys(self, record: Any) -> tuple[Hashable, ...]:
         value = self.partition(record)
         if value is None:
             return ()
-        if self.multi:
-            return tuple(dict.fromkeys(value))
-        return (value,)
+        return tuple(dict.fromkeys(value)) if self.multi else (value,)
 
-    def add(self, record: Any) -> None:
-        keys = self._keys(record)
-        if not keys:
-            return
-        entry = (*self.sort(record), record.id)
-        for key in keys:
-            part = self.parts.get(key)
-            if part is None:
-                part = self.parts[key] = SortedList()
-            part.add(entry)
-        self.current[record.id] = (keys, entry)
+    def _stored_keys(self, record_id: int) -> tuple[Hashable, ...]:
+        """The partitions ``record_id`` is in now (without changing anything)."""
+        found = self.keyed.get(record_id, _MISSING)
+        if found is not _MISSING:
+            return found if self.multi else (found,)
+        if not self.common:
+            return ()
+        if self.plain:
+            return self.common if (record_id,) in self.part(self.common[0]) else ()
+        return self.common if record_id in self.current else ()
+
+    def refresh(self, record: Any, shared: dict[Any, SortKey] | None = None) -> None:
+        """Index ``record`` again after a change: nothing to do when its partitions and
+        sort entry are the same (the common case: most changes touch few sort keys)."""
+        rid = record.id
+        keys = self._new_keys(record)
+        if keys == self._stored_keys(rid):
+            if not keys:
+                return
+            old = (rid,) if self.plain else self.current.get(rid)
+            if self._entry(record, shared) == old:
+                return
+        self.remove(rid)
+        self.add(record, shared)
+
+    def _keys_of(self, record_id: int) -> tuple[Hashable, ...]:
+        found = self.keyed.pop(record_id, _MISSING)
+        if found is _MISSING:
+            return self.common
+        return found if self.multi else (found,)
 
     def remove(self, record_id: int) -> None:
-        found = self.current.pop(record_id, None)
-        if found is None:
+        entry = (record_id,) if self.plain else self.current.pop(record_id, None)
+        if entry is None:
             return
-        keys, entry = found
-        for key in keys:
+        for key in self._keys_of(record_id):
             part = self.parts.get(key)
             if part is not None:
                 part.discard(entry)
@@ -126,14 +214,27 @@ class SortedIndex:
         return self.parts.get(key) or _EMPTY
 
     def entry(self, record_id: int) -> SortKey | None:
-        found = self.current.get(record_id)
-        return found[1] if found else None
+        if not self.plain:
+            return self.current.get(record_id)
+        entry = (record_id,)
+        keys = self.keyed.get(record_id, _MISSING)
+        if keys is _MISSING:
+            keys = self.common
+        elif not self.multi:
+            keys = (keys,)
+        return entry if any(entry in self.part(key) for key in keys) else None
 
-    def state(self) -> tuple[dict[Hashable, SortedList], dict[int, Any]]:
-        return self.parts, self.current
+    def state(self) -> tuple[Any, ...]:
+        return self.parts, self.current, self.keyed, self.common
 
-    def load(self, state: tuple[dict[Hashable, SortedList], dict[int, Any]]) -> None:
-        self.parts, self.current = state
+    def load(self, state: tuple[Any, ...]) -> None:
+        if len(state) == 2:  # the earlier layout: id -> (keys, entry)
+            parts, old = state
+            self.parts, self.common = parts, ()
+            self.current = {rid: entry for rid, (_keys, entry) in old.items()}
+            self.keyed = {rid: keys if self.multi else keys[0] for rid, (keys, _e) in old.items()}
+            return
+        self.parts, self.current, self.keyed, self.common = state
 
 
 _EMPTY: SortedList = SortedList()
@@ -149,7 +250,7 @@ class Table(Generic[R]):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self.rows: dict[int, R] = {}
+        self.rows: TrackedMap = TrackedMap()
         self.unique: dict[str, UniqueIndex] = {}
         self.sorted: dict[str, SortedIndex] = {}
         self.add_sorted("all", lambda r: ALL)
@@ -163,7 +264,7 @@ class Table(Generic[R]):
         self,
         name: str,
         partition: Callable[[Any], Any],
-        sort: Callable[[Any], SortKey] = lambda r: (),
+        sort: Callable[[Any], SortKey] = no_sort,
         *,
         multi: bool = False,
     ) -> Table[R]:
@@ -189,15 +290,22 @@ class Table(Generic[R]):
         return None if rid is None else self.rows.get(rid)
 
     def update(self, record: R, **changes: Any) -> R:
-        self._unindex(record.id)  # type: ignore[attr-defined]
         for attr, value in changes.items():
             setattr(record, attr, value)
-        self._index(record)
-        return record
+        return self.reindex(record)
 
     def reindex(self, record: R) -> R:
-        self._unindex(record.id)  # type: ignore[attr-defined]
-        self._index(record)
+        """Bring every index in step with ``record`` after it changed (each index keeps
+        what it stored, so only the entries that moved are touched)."""
+        if record.id not in self.rows:  # type: ignore[attr-defined]
+            self._unindex(record.id)  # type: ignore[attr-defined]
+            self._index(record)
+            return record
+        for index in self.unique.values():
+            index.refresh(record)
+        shared: dict[Any, SortKey] = {}
+        for sindex in self.sorted.values():
+            sindex.refresh(record, shared)
         return record
 
     def delete(self, record: R) -> None:
@@ -212,13 +320,16 @@ class Table(Generic[R]):
         return record_id in self.rows
 
     def __iter__(self) -> Iterator[R]:
-        return iter(self.rows.values())
+        """Every record in id order (not the rows' insertion order, which an undo moves)."""
+        rows = self.rows
+        return (rows[entry[-1]] for entry in self.sorted[ALL].part(ALL))
 
     def _index(self, record: R) -> None:
         for index in self.unique.values():
             index.add(record)
+        shared: dict[Any, SortKey] = {}
         for sindex in self.sorted.values():
-            sindex.add(record)
+            sindex.add(record, shared)
 
     def _unindex(self, record_id: int) -> None:
         for index in self.unique.values():
@@ -255,7 +366,7 @@ class Table(Generic[R]):
         }
 
     def load(self, state: dict[str, Any]) -> None:
-        self.rows = state["rows"]
+        self.rows = rows_map(state["rows"])
         for name, data in state["unique"].items():
             self.unique[name].load(data)
         for name, data in state["sorted"].items():
@@ -372,8 +483,12 @@ class Store:
         self.lock = threading.RLock()
         self.tables: dict[str, Table[Any]] = {}
         self.sequences: dict[str, int] = {}
-        self.iids: dict[tuple[str, Hashable], int] = {}
-        self.extras: dict[str, Any] = {}
+        self.iids: TrackedMap = TrackedMap()
+        self.extras: TrackedExtras = TrackedExtras()
+        self.tracking = False
+        self.against: object = None
+        self.whole = False  # the whole state was replaced since track(): no rollback
+        self.generation = 0  # moves when the state changes other than through its maps
 
     def table(self, name: str) -> Table[Any]:
         found = self.tables.get(name)
@@ -415,5 +530,55 @@ class Store:
             for name in set(self.tables) - set(state["tables"]):
                 self.tables[name].load(Table(name).state() | {"unique": {}, "sorted": {}})
             self.sequences = state["sequences"]
-            self.iids = state["iids"]
-            self.extras = state["extras"]
+            self.iids = rows_map(state["iids"])
+            self.extras = TrackedExtras(state["extras"])
+            self.whole = True
+            self.generation += 1
+            if self.tracking:
+                self._arm()
+
+    # -- undo ------------------------------------------------------------------------------
+    def track(self, against: object = None) -> None:
+        """From now on note what is touched, so :meth:`rollback` can undo it.
+
+        ``against`` names the pristine state the caller will roll back to (any object,
+        compared by identity): a rollback to another one is refused."""
+        with self.lock:
+            self.against = against
+            self.tracking = True
+            self.whole = False
+            self._arm()
+
+    def _arm(self) -> None:
+        for table in self.tables.values():
+            table.rows.arm()
+        self.iids.arm()
+        self.extras.arm()
+
+    def rollback(self, pristine: dict[str, Any], against: object = None) -> bool:
+        """Back to ``pristine`` (an unpickled :meth:`snapshot`, left unmodified) by
+        undoing what was touched since :meth:`track`; False (and nothing done) when that
+        is not possible (not tracking, tracking against another state, or the whole state
+        was replaced since)."""
+        with self.lock:
+            if not self.tracking or self.whole or self.against is not against:
+                return False
+            tables = pristine["tables"]
+            for name, table in self.tables.items():
+                rows = tables[name]["rows"] if name in tables else {}
+                rollback_table(table, rows)
+            self.sequences = dict(pristine["sequences"])
+            _rollback_counters(self.iids, pristine["iids"])
+            rollback_extras(self.extras, pristine["extras"])
+            self._arm()
+            self.generation += 1
+            return True
+
+
+def _rollback_counters(live: TrackedMap, pristine: dict[Any, int]) -> None:
+    for key in live.touched or ():
+        was = pristine.get(key)
+        if was is None:
+            dict.pop(live, key, None)
+        else:
+            dict.__setitem__(live, key, was)

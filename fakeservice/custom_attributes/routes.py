@@ -18,7 +18,9 @@ from fakeservice.users.models import find_by_id_or_username
 from fakeservice.users.views import custom_attributes
 from fakeservice.web.context import Context
 from fakeservice.web.params import STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("custom_attributes")
 
 ID = Param("id", STR, required=True)
 KEY = Param("key", STR, required=True)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from fakeservice.core.store import Store
 from fakeservice.environments.models import of_project, protected_environments
-from fakeservice.projects.models import Project, on_delete
+from fakeservice.projects.models import Project
 
 
-@on_delete
 def forget_environments(store: Store, project: Project) -> None:
     table = protected_environments(store)
     for record in list(of_project(store, project.id)):

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from fakeservice.core.errors import ApiError
 from fakeservice.environments import models
 from fakeservice.projects.models import Project
-from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_group, named_user
 from fakeservice.scenarios.schema import (
     STR,
@@ -39,9 +39,10 @@ from fakeservice.scenarios.schema import (
     at_least_one,
     exactly_one,
 )
+from fakeservice.scenarios.sections import Sections
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 LEVEL_NAMES = {
     "developer": models.DEVELOPER_ACCESS,
@@ -187,9 +188,11 @@ def load_protected_environments(
             raise _error(here, str(message)) from error
 
 
-register_project_section(
-    "protected_environments",
-    load_protected_environments,
-    schema=PROTECTED_ENVIRONMENTS,
-    doc="protected environments: who may deploy and approve",
-)
+def register(found: Sections) -> None:
+    """Declare ``projects[].protected_environments``."""
+    found.register_project_section(
+        "protected_environments",
+        load_protected_environments,
+        schema=PROTECTED_ENVIRONMENTS,
+        doc="protected environments: who may deploy and approve",
+    )

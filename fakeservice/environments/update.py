@@ -14,6 +14,7 @@ import attrs
 
 from fakeservice.core.errors import Unprocessable
 from fakeservice.environments import models
+from fakeservice.environments.router import api
 from fakeservice.environments.routes import (
     APPROVAL_ITEM,
     DEPLOY_ITEM,
@@ -26,7 +27,7 @@ from fakeservice.environments.routes import (
 from fakeservice.environments.views import protected_environment_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, HASH, INT, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 CHANGE = (Param("id", INT), Param("_destroy", BOOL, default=False))
 

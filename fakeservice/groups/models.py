@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store, Table
 from fakeservice.core.validation import name_errors, too_long
 
@@ -48,6 +49,7 @@ class Namespace:
     request_access_enabled: bool = True
     file_template_project_id: int | None = None
     runners_token: str = ""
+    settings: dict[str, Any] = attrs.field(factory=dict)  # see groups/settings.py
     custom_attributes: dict[str, str] = attrs.field(factory=dict)
     shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
     statistics: dict[str, int] = attrs.field(factory=dict)
@@ -208,17 +210,24 @@ def create_group(
     return group
 
 
+# Areas that keep records inside namespaces (projects) listen to these events (see
+# fakeservice.areas): ``hook(store, namespace)`` before a namespace is deleted, and after
+# its ``full_path`` or ``full_name`` changed; ``check(store, group, visibility)`` returns
+# why the group may not take ``visibility`` because of what it contains (or nothing).
+NAMESPACE_DELETED = "namespace.deleted"
+NAMESPACE_MOVED = "namespace.moved"
+GROUP_VISIBILITY = "group.visibility"
+
+
 def delete_group(store: Store, group: Namespace) -> None:
     """Delete a group with its subgroups, their projects and memberships."""
     from fakeservice.members.models import NAMESPACE, members, of_source
-    from fakeservice.projects.models import delete_project, projects
 
     table = namespaces(store)
-    project_table = projects(store)
     member_table = members(store)
     for ns in [*reversed(list(descendants(store, group))), group]:
-        for entry in list(project_table.sorted["ns_by_id"].part(ns.id)):
-            delete_project(store, project_table.rows[entry[-1]])
+        for hook in listeners(store, NAMESPACE_DELETED):
+            hook(store, ns)
         for member in of_source(store, NAMESPACE, ns.id):
             member_table.delete(member)
         table.delete(ns)
@@ -226,20 +235,16 @@ def delete_group(store: Store, group: Namespace) -> None:
 
 def _visibility_errors(store: Store, group: Namespace, visibility: str) -> list[str]:
     """Why a group may not take ``visibility`` (parent, subgroups, projects), as the service words it."""
-    from fakeservice.projects.models import projects
-
     level = VISIBILITY_LEVEL[visibility]
     parent = namespaces(store).get(group.parent_id)
     if parent is not None and level > VISIBILITY_LEVEL[parent.visibility]:
         return [
             f"{visibility} is not allowed since the parent group has a {parent.visibility} visibility."
         ]
-    project_table = projects(store)
-    for entry in project_table.sorted["ns_by_id"].part(group.id):
-        if VISIBILITY_LEVEL[project_table.rows[entry[-1]].visibility] > level:
-            return [
-                f"{visibility} is not allowed since this group contains projects with higher visibility."
-            ]
+    for check in listeners(store, GROUP_VISIBILITY):
+        found = check(store, group, visibility)
+        if found:
+            return list(found)
     if any(VISIBILITY_LEVEL[child.visibility] > level for child in children(store, group)):
         return [f"{visibility} is not allowed since there are sub-groups with higher visibility."]
     return []
@@ -277,8 +282,6 @@ def update_group(store: Store, group: Namespace, now: dt.datetime, **fields: Any
 
 def _refresh_paths(store: Store, group: Namespace) -> None:
     """Recompute full paths and names of a group, its descendants and their projects."""
-    from fakeservice.projects.models import refresh_paths
-
     table = namespaces(store)
     for ns in [group, *descendants(store, group)]:
         parent = table.get(ns.parent_id)
@@ -287,4 +290,5 @@ def _refresh_paths(store: Store, group: Namespace) -> None:
             full_path=f"{parent.full_path}/{ns.path}" if parent else ns.path,
             full_name=f"{parent.full_name} / {ns.name}" if parent else ns.name,
         )
-        refresh_paths(store, ns)
+        for hook in listeners(store, NAMESPACE_MOVED):
+            hook(store, ns)

@@ -28,7 +28,7 @@ from sortedcontainers import SortedList
 from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError, ValidationFailed
 from fakeservice.core.store import Selection, SortKey, Table
-from fakeservice.core.validation import length_errors
+from fakeservice.groups import settings
 from fakeservice.groups.lookup import find_group_or_404, group_access_level, require_group_access
 from fakeservice.groups.models import (
     VISIBILITIES,
@@ -55,7 +55,9 @@ from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE, decode_cursor, encode_cursor
 from fakeservice.web.params import BOOL, HASH, INT, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("groups")
 
 ACCESS_LEVELS = (10, 15, 20, 30, 40, 50)
 GROUP_SORTS: dict[str, Callable[[Namespace], SortKey]] = {
@@ -518,43 +520,16 @@ def get_group(ctx: Context) -> Any:
 
 
 # -- create, update, delete ----------------------------------------------------------------
-SETTINGS_PARAMS = (
-    Param("description", STR),
-    Param("visibility", STR, values=VISIBILITIES),
-    Param("share_with_group_lock", BOOL),
-    Param("require_two_factor_authentication", BOOL),
-    Param("two_factor_grace_period", INT),
-    Param("project_creation_level", STR, values=("noone", "maintainer", "developer")),
-    Param("auto_devops_enabled", BOOL),
-    Param("subgroup_creation_level", STR, values=("owner", "maintainer")),
-    Param("emails_disabled", BOOL),
-    Param("emails_enabled", BOOL),
-    Param("mentions_disabled", BOOL),
-    Param("lfs_enabled", BOOL),
-    Param("request_access_enabled", BOOL),
-    Param("default_branch_protection", INT, values=(0, 1, 2, 3, 4)),
-    Param("file_template_project_id", INT),
-    Param("avatar", AVATAR_FILE),
-)
-SETTING_FIELDS = (
-    "description", "visibility", "share_with_group_lock", "require_two_factor_authentication",
-    "two_factor_grace_period", "project_creation_level", "auto_devops_enabled",
-    "subgroup_creation_level", "mentions_disabled", "lfs_enabled", "request_access_enabled",
-    "default_branch_protection", "file_template_project_id",
-)  # fmt: skip
+SETTINGS_PARAMS = (*settings.TABLE.params, Param("avatar", AVATAR_FILE))
 
 
 def _settings(ctx: Context) -> dict[str, Any]:
-    p = ctx.params
-    fields = {name: p[name] for name in SETTING_FIELDS if name in p and p[name] is not None}
-    too_long = length_errors(fields, {"description": 500})
-    if too_long:
-        raise ValidationFailed(too_long)
-    if p.get("emails_disabled") is not None:
-        fields["emails_disabled"] = p["emails_disabled"]
-    elif p.get("emails_enabled") is not None:
-        fields["emails_disabled"] = not p["emails_enabled"]
-    return fields
+    """The settings the request writes, checked by each row's model validation."""
+    changes = settings.TABLE.requested(ctx.store, ctx.params, is_admin=ctx.is_admin)
+    errors = settings.TABLE.errors(changes)
+    if errors:
+        raise ValidationFailed(errors)
+    return changes
 
 
 def _require_subgroup_creation(ctx: Context, parent: Namespace) -> None:
@@ -581,11 +556,13 @@ def create(ctx: Context) -> Any:
         _require_subgroup_creation(ctx, parent)
     elif not (ctx.is_admin or ctx.user.can_create_group):
         raise Forbidden()
-    fields = _settings(ctx)
-    fields.setdefault("visibility", "private")
+    changes = _settings(ctx)
+    changes.setdefault("visibility", "private")
+    fields = settings.TABLE.attributes_of(changes)
     group = create_group(
         ctx.store, ctx.now, name=p["name"], path=p["path"], parent=parent, **fields
     )
+    settings.TABLE.apply(group, changes)
     add_member(
         ctx.store,
         ctx.now,
@@ -614,11 +591,13 @@ def edit(ctx: Context) -> Any:
     p = ctx.params
     group = find_group_or_404(ctx, p["id"])
     require_group_access(ctx, group, OWNER)
-    fields = _settings(ctx)
+    changes = _settings(ctx)
+    fields = settings.TABLE.attributes_of(changes)
     for name in ("name", "path"):
         if name in p:  # a null name or path is refused by validation, not ignored
             fields[name] = p[name]
     update_group(ctx.store, group, ctx.now, **fields)
+    settings.TABLE.apply(group, changes)
     attach(ctx.store, "group", group, p.get("avatar"))
     return _detail(ctx, group, with_projects=True)
 

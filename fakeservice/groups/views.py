@@ -9,6 +9,7 @@ from typing import Any
 from fakeservice.avatars.models import avatar_url
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
+from fakeservice.groups import settings
 from fakeservice.groups.models import Namespace, namespaces
 from fakeservice.projects.models import projects
 from fakeservice.users.views import custom_attributes
@@ -66,6 +67,7 @@ def group_view(
         "parent_id": group.parent_id,
         "created_at": iso(group.created_at),
     }
+    settings.TABLE.render(store, group, out, detail=False)
     if with_custom_attributes:
         out["custom_attributes"] = custom_attributes(group)
     if statistics:
@@ -115,10 +117,7 @@ def group_detail(
     out["shared_with_groups"] = [share_view(store, s) for s in group.shared_with_groups]
     if runners_token:
         out["runners_token"] = group.runners_token
-    out["prevent_sharing_groups_outside_hierarchy"] = False
-    out["shared_runners_setting"] = "enabled"
-    out["prevent_forking_outside_group"] = False
-    out["membership_lock"] = False
+    settings.TABLE.render(store, group, out, detail=True)
     if projects_list is not None:
         out["projects"] = list(projects_list)
     if shared_projects_list is not None:

@@ -60,7 +60,9 @@ from fakeservice.web.params import (
     Param,
     ParamType,
 )
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("members")
 
 MEMBER_LEVELS = (10, 15, 20, 30, 40, 50)
 SOURCES = {"projects": PROJECT, "groups": NAMESPACE}

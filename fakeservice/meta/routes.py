@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.web.context import Context
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED, AreaRouter
+
+api = AreaRouter("meta")
 
 VERSION = "17.6.0-ee"
 REVISION = "f4k3s3rv"

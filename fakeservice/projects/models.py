@@ -13,6 +13,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import SortKey, Store, Table, as_id
 from fakeservice.core.validation import name_errors
 from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace, namespaces, path_errors
@@ -38,6 +39,7 @@ FEATURES = (
     "model_experiments",
     "model_registry",
     "requirements",
+    "package_registry",
 )
 ACCESS_LEVEL_VALUES = ("disabled", "private", "enabled", "public")
 
@@ -85,11 +87,11 @@ class Project:
     ci_config_path: str | None = None
     build_timeout: int = 3600
     auto_devops_enabled: bool = False
-    emails_disabled: bool = False
-    container_registry_enabled: bool = True
+    emails_enabled: bool = True
     empty_repo: bool = True
     import_status: str = "none"
     features: dict[str, str] = attrs.field(factory=lambda: dict.fromkeys(FEATURES, "enabled"))
+    settings: dict[str, Any] = attrs.field(factory=dict)  # see projects/settings.py
     custom_attributes: dict[str, str] = attrs.field(factory=dict)
     shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
     statistics: dict[str, int] = attrs.field(
@@ -216,29 +218,45 @@ def _path_from_name(name: str) -> str:
 
 
 # Areas that keep per-project state (repositories, pipelines, protected environments...)
-# register a hook so that deleting a project, however it happens, leaves nothing behind.
+# listen to this event (``setup.listen(PROJECT_DELETED, hook)``, see fakeservice.areas):
+# ``hook(store, project)`` runs before a project is deleted, however that happens, so
+# that nothing is left behind.
+PROJECT_DELETED = "project.deleted"
 DeleteHook = Callable[[Store, Project], None]
-_delete_hooks: list[DeleteHook] = []
-
-
-def on_delete(hook: DeleteHook) -> DeleteHook:
-    """Register ``hook(store, project)`` to run before a project is deleted."""
-    if hook not in _delete_hooks:
-        _delete_hooks.append(hook)
-    return hook
 
 
 def delete_project(store: Store, project: Project) -> None:
     """Delete a project with its memberships and everything areas keep for it."""
     from fakeservice.members.models import PROJECT, members, of_source
 
-    for hook in _delete_hooks:
+    for hook in listeners(store, PROJECT_DELETED):
         hook(store, project)
     for member in of_source(store, PROJECT, project.id):
         members(store).delete(member)
     for starred in store.extras.get("stars", {}).values():
         starred.discard(project.id)
     projects(store).delete(project)
+
+
+def delete_projects_in(store: Store, namespace: Namespace) -> None:
+    """The :data:`~fakeservice.groups.models.NAMESPACE_DELETED` listener: delete the
+    projects directly inside ``namespace``."""
+    table = projects(store)
+    for entry in list(table.sorted["ns_by_id"].part(namespace.id)):
+        delete_project(store, table.rows[entry[-1]])
+
+
+def visibility_errors(store: Store, group: Namespace, visibility: str) -> list[str]:
+    """The :data:`~fakeservice.groups.models.GROUP_VISIBILITY` check: a group may not be
+    less visible than a project directly inside it."""
+    table = projects(store)
+    level = VISIBILITY_LEVEL[visibility]
+    for entry in table.sorted["ns_by_id"].part(group.id):
+        if VISIBILITY_LEVEL[table.rows[entry[-1]].visibility] > level:
+            return [
+                f"{visibility} is not allowed since this group contains projects with higher visibility."
+            ]
+    return []
 
 
 def touch(store: Store, project: Project, now: dt.datetime) -> None:
@@ -249,7 +267,8 @@ def touch(store: Store, project: Project, now: dt.datetime) -> None:
 def refresh_paths(store: Store, namespace: Namespace) -> None:
     """Recompute ``path_with_namespace`` and ``name_with_namespace`` of the projects
     directly inside ``namespace`` after it was renamed or moved (call it for each
-    namespace whose ``full_path`` or ``full_name`` changed)."""
+    namespace whose ``full_path`` or ``full_name`` changed; the
+    :data:`~fakeservice.groups.models.NAMESPACE_MOVED` listener)."""
     table = projects(store)
     for entry in list(table.sorted["ns_by_id"].part(namespace.id)):
         project = table.rows[entry[-1]]

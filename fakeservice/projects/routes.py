@@ -8,8 +8,8 @@ from typing import Any
 
 from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Selection, as_id
-from fakeservice.core.validation import MAX_LENGTH, length_errors, too_long
 from fakeservice.groups.models import VISIBILITIES, Namespace, find_namespace, namespaces
 from fakeservice.members.access import authorized_projects, group_access, visible_projects
 from fakeservice.members.models import (
@@ -20,9 +20,9 @@ from fakeservice.members.models import (
     REPORTER,
     find_member,
 )
+from fakeservice.projects import settings
 from fakeservice.projects.lookup import access_level, find_project_or_404, require_access
 from fakeservice.projects.models import (
-    ACCESS_LEVEL_VALUES,
     ORDERS,
     Project,
     create_project,
@@ -30,12 +30,15 @@ from fakeservice.projects.models import (
     projects,
 )
 from fakeservice.projects.views import project_full, project_simple, statistics_view
+from fakeservice.topics import models as topic_models
 from fakeservice.users.views import custom_attributes
 from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE
-from fakeservice.web.params import BOOL, DATETIME, INT, STR, Array, AtLeastOne, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.params import BOOL, DATETIME, INT, STR, AtLeastOne, Param
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("projects")
 
 PROJECT_ORDERS = (
     "id",
@@ -167,17 +170,51 @@ def _owned_ids(ctx: Context) -> set[int]:
     return {pid for pid, level in levels.items() if level >= OWNER}
 
 
+def _topic_candidates(ctx: Context) -> set[int] | None:
+    """The projects carrying every asked topic (``topic``, ``topic_id``), from the topic
+    index; None when the request filters on no topic."""
+    p = ctx.params
+    wanted = [t.strip().lower() for t in (p.get("topic") or "").split(",") if t.strip()]
+    if p.get("topic_id") is not None:
+        topic = topic_models.topics(ctx.store).get(p["topic_id"])
+        wanted.append(topic.name.lower() if topic is not None else "")
+    if not wanted:
+        return None
+    index = projects(ctx.store).sorted["topic"]
+    found = [{entry[-1] for entry in index.part(name)} for name in wanted]
+    return set.intersection(*found)
+
+
+def _member_ids(ctx: Context) -> set[int]:
+    """The projects ``owned`` / ``membership`` / ``min_access_level`` leave."""
+    p = ctx.params
+    levels = authorized_projects(ctx.store, ctx.user, ctx.now)
+    ids = set(levels)
+    if p["owned"]:
+        ids &= _owned_ids(ctx)
+    if p.get("min_access_level"):
+        ids = {pid for pid in ids if levels[pid] >= p["min_access_level"]}
+    return ids
+
+
 def _base_selection(ctx: Context, order_by: str, reverse: bool) -> Selection[Project]:
     p = ctx.params
     table = projects(ctx.store)
     sort = ORDERS[order_by]
+    tagged = _topic_candidates(ctx)
+    if tagged is not None:
+        from fakeservice.members.access import can_read_project
+
+        store, user, now = ctx.store, ctx.user, ctx.now
+        records = [
+            table.rows[i] for i in tagged if can_read_project(store, user, table.rows[i], now)
+        ]
+        if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
+            member_ids = _member_ids(ctx)
+            records = [pr for pr in records if pr.id in member_ids]
+        return table.ordered(records, sort, reverse=reverse)
     if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
-        levels = authorized_projects(ctx.store, ctx.user, ctx.now)
-        ids = set(levels)
-        if p["owned"]:
-            ids &= _owned_ids(ctx)
-        if p.get("min_access_level"):
-            ids = {pid for pid in ids if levels[pid] >= p["min_access_level"]}
+        ids = _member_ids(ctx)
         return table.ordered([table.rows[i] for i in ids], sort, reverse=reverse)
     if p.get("repository_storage") and ctx.is_admin and order_by == "id":
         return table.select("storage", [p["repository_storage"]], reverse=reverse)
@@ -272,94 +309,32 @@ def get_project(ctx: Context) -> Any:
     return project_detail(ctx, find_project_or_404(ctx, ctx.params["id"]))
 
 
-FEATURE_PARAMS = tuple(
-    Param(f"{feature}_access_level", STR, values=ACCESS_LEVEL_VALUES)
-    for feature in ("issues", "repository", "merge_requests", "forking", "wiki", "builds", "snippets", "pages", "analytics", "container_registry", "releases", "environments", "feature_flags", "infrastructure", "monitor")
-)  # fmt: skip
-FEATURE_ENABLED = {
-    "issues_enabled": "issues",
-    "merge_requests_enabled": "merge_requests",
-    "wiki_enabled": "wiki",
-    "jobs_enabled": "builds",
-    "snippets_enabled": "snippets",
-}
-EDIT_PARAMS = (
-    Param("description", STR),
-    Param("visibility", STR, values=VISIBILITIES),
-    Param("default_branch", STR),
-    Param("topics", Array(STR, scalar=True, comma=True)),
-    Param("tag_list", Array(STR, scalar=True, comma=True)),
-    Param("ci_config_path", STR),
-    Param("build_timeout", INT),
-    Param("request_access_enabled", BOOL),
-    Param("lfs_enabled", BOOL),
-    Param("shared_runners_enabled", BOOL),
-    Param("public_jobs", BOOL),
-    Param("only_allow_merge_if_pipeline_succeeds", BOOL),
-    Param("only_allow_merge_if_all_discussions_are_resolved", BOOL),
-    Param("remove_source_branch_after_merge", BOOL),
-    Param("merge_method", STR, values=("merge", "rebase_merge", "ff")),
-    Param("squash_option", STR, values=("never", "always", "default_on", "default_off")),
-    Param("auto_devops_enabled", BOOL),
-    Param("emails_disabled", BOOL),
-    Param("container_registry_enabled", BOOL),
-    Param("repository_storage", STR),
-    Param("avatar", AVATAR_FILE),
-    *(Param(name, BOOL) for name in FEATURE_ENABLED),
-    *FEATURE_PARAMS,
-)
-SIMPLE_EDIT_FIELDS = (
-    "description", "visibility", "default_branch", "ci_config_path", "build_timeout",
-    "request_access_enabled", "lfs_enabled", "shared_runners_enabled", "public_jobs",
-    "only_allow_merge_if_pipeline_succeeds", "only_allow_merge_if_all_discussions_are_resolved",
-    "remove_source_branch_after_merge", "merge_method", "squash_option", "auto_devops_enabled",
-    "emails_disabled", "container_registry_enabled",
-)  # fmt: skip
+EDIT_PARAMS = (*settings.PARAMS, Param("avatar", AVATAR_FILE))
 
-# Areas react to project creation (e.g. the repository area's ``initialize_with_readme``).
+# Areas react to project creation through the API (e.g. the repository area's
+# ``initialize_with_readme``) by listening to this event: ``hook(ctx, project, params)``.
+PROJECT_CREATED = "project.created"
 CreateHook = Callable[[Context, Project, dict[str, Any]], None]
-create_hooks: list[CreateHook] = []
 
 
-def _edit_fields(ctx: Context) -> tuple[dict[str, Any], dict[str, str]]:
-    p = ctx.params
-    fields = {k: p[k] for k in SIMPLE_EDIT_FIELDS if k in p}
-    topics = p.get("topics", p.get("tag_list"))
-    if topics is not None:
-        fields["topics"] = [t.strip() for t in topics if t.strip()]
-    _check_limits(fields)
-    if "repository_storage" in p and ctx.is_admin:
-        fields["repository_storage"] = p["repository_storage"]
-    features: dict[str, str] = {}
-    for name, feature in FEATURE_ENABLED.items():
-        if name in p:
-            features[feature] = "enabled" if p[name] else "disabled"
-    for param in FEATURE_PARAMS:
-        if param.name in p:
-            features[param.name.removesuffix("_access_level")] = p[param.name]
-    return fields, features
-
-
-MIN_BUILD_TIMEOUT, MAX_BUILD_TIMEOUT = 600, 30 * 24 * 3600  # 10 minutes, 1 month
-TEXT_LIMITS = {"description": 2000}
-
-
-def _check_limits(fields: dict[str, Any]) -> None:
-    """The model's limits: description length, topic names, build timeout range."""
-    errors = length_errors(fields, TEXT_LIMITS)
-    if any(too_long(topic) for topic in fields.get("topics", ())):
-        errors["topics"] = too_long("x" * (MAX_LENGTH + 1))
-    timeout = fields.get("build_timeout")
-    if timeout is not None and not MIN_BUILD_TIMEOUT <= timeout < MAX_BUILD_TIMEOUT:
-        errors["build_timeout"] = ["needs to be between 10 minutes and 1 month"]
+def _changes(ctx: Context, project: Project | None) -> dict[str, Any]:
+    """The settings the request writes, validated against ``project`` (None: a new one)."""
+    changes = settings.requested(ctx.store, ctx.params, is_admin=ctx.is_admin)
+    errors = settings.errors_of(project, changes)
     if errors:
         raise ValidationFailed(errors)
+    return changes
 
 
-def _check_personal_limit(ctx: Context) -> None:
+# who may create projects in a group, by its ``project_creation_level`` (``noone`` and
+# ``administrator``: administrators only)
+CREATION_ROLES = {"developer": DEVELOPER, "maintainer": MAINTAINER, "owner": OWNER}
+
+
+def _check_personal_limit(ctx: Context, creator: Any) -> None:
     """The creator's ``projects_limit`` bounds its personal projects (0: none at all)."""
-    limit = ctx.user.projects_limit
-    owned = len(projects(ctx.store).sorted["ns_by_id"].part(ctx.user.namespace_id))
+    limit = creator.projects_limit
+    owned = len(projects(ctx.store).sorted["ns_by_id"].part(creator.namespace_id))
     if owned < limit:
         return
     if limit == 0:
@@ -393,47 +368,35 @@ def _target_namespace(ctx: Context) -> Namespace:
         if ns.owner_id != ctx.user.id:
             raise ValidationFailed({"namespace": ["is not valid"]})
         return ns
-    needed = MAINTAINER if ns.project_creation_level == "maintainer" else DEVELOPER
-    if (
-        ns.project_creation_level == "noone"
-        or group_access(ctx.store, ctx.user, ns, ctx.now) < needed
-    ):
+    needed = CREATION_ROLES.get(ns.project_creation_level)
+    if needed is None or group_access(ctx.store, ctx.user, ns, ctx.now) < needed:
         raise ValidationFailed({"namespace": ["is not valid"]})
     return ns
 
 
-@api.post(
-    "/projects",
-    params=(
-        Param("name", STR),
-        Param("path", STR),
-        Param("namespace_id", STR),
-        Param("initialize_with_readme", BOOL, default=False),
-        *EDIT_PARAMS,
-    ),
-    constraints=(AtLeastOne(("name", "path")),),
-    auth=REQUIRED,
-)
-def create(ctx: Context) -> Any:
-    """Create a project (in the caller's namespace unless ``namespace_id`` is given)."""
-    namespace = _target_namespace(ctx)
-    fields, features = _edit_fields(ctx)
+def _create_in(ctx: Context, namespace: Namespace, creator: Any) -> Any:
+    """Validate, create (with its settings) and answer a new project of ``creator``."""
+    changes = _changes(ctx, None)
     if namespace.kind == "user":
-        _check_personal_limit(ctx)
-    fields.setdefault("visibility", "private")
+        _check_personal_limit(ctx, creator)
+    changes.setdefault("visibility", "private")
     project = create_project(
         ctx.store,
         ctx.now,
         namespace=namespace,
-        creator_id=ctx.user.id,
+        creator_id=creator.id,
         name=ctx.params.get("name"),
         path=ctx.params.get("path"),
-        **fields,
+        **settings.attributes_of(changes),
     )
-    project.features.update(features)
+    settings.apply(project, changes)
+    if project.topics:
+        topic_names = topic_models.canonical(ctx.store, ctx.now, project.topics)
+        projects(ctx.store).update(project, topics=topic_names)
+        topic_models.recount(ctx.store, topic_names)
     if (
         namespace.kind == "group"
-        and group_access(ctx.store, ctx.user, namespace, ctx.now) < MAINTAINER
+        and group_access(ctx.store, creator, namespace, ctx.now) < MAINTAINER
     ):
         from fakeservice.members.models import add_member
 
@@ -442,13 +405,55 @@ def create(ctx: Context) -> Any:
             ctx.now,
             kind=PROJECT,
             source_id=project.id,
-            user_id=ctx.user.id,
+            user_id=creator.id,
             access_level=MAINTAINER,
         )
-    for hook in create_hooks:
+    for hook in listeners(ctx.store, PROJECT_CREATED):
         hook(ctx, project, ctx.params)
     attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
+
+
+CREATE_PARAMS = (
+    Param("path", STR),
+    Param("namespace_id", STR),
+    Param("initialize_with_readme", BOOL, default=False),
+    *EDIT_PARAMS,
+)
+
+
+@api.post(
+    "/projects",
+    params=(Param("name", STR), *CREATE_PARAMS),
+    constraints=(AtLeastOne(("name", "path")),),
+    auth=REQUIRED,
+)
+def create(ctx: Context) -> Any:
+    """Create a project (in the caller's namespace unless ``namespace_id`` is given)."""
+    return _create_in(ctx, _target_namespace(ctx), ctx.user)
+
+
+@api.post(
+    "/projects/user/:user_id",
+    params=(
+        Param("user_id", INT, required=True),
+        Param("name", STR, required=True),
+        *CREATE_PARAMS,
+    ),
+    auth=ADMIN,
+)
+def create_for_user(ctx: Context) -> Any:
+    """Create a project owned by another user (administrators)."""
+    from fakeservice.users.models import users
+
+    owner = users(ctx.store).get(ctx.params["user_id"])
+    if owner is None:
+        raise NotFound("User")
+    if ctx.params.get("namespace_id") is None:
+        namespace = namespaces(ctx.store).rows[owner.namespace_id]
+    else:
+        namespace = _target_namespace(ctx)
+    return _create_in(ctx, namespace, owner)
 
 
 @api.put(
@@ -460,21 +465,27 @@ def edit(ctx: Context) -> Any:
     """Edit a project (Maintainer; visibility, path and name changes need Owner-like rights)."""
     project = find_project_or_404(ctx, ctx.params["id"])
     require_access(ctx, project, MAINTAINER)
-    fields, features = _edit_fields(ctx)
     p = ctx.params
     ns = namespaces(ctx.store).rows[project.namespace_id]
     name = p.get("name", project.name)
     path = p.get("path", project.path)
+    changes = settings.requested(ctx.store, p, is_admin=ctx.is_admin)
     errors = project_errors(
         ctx.store,
         ns,
         name=name,
         path=path,
-        visibility=fields.get("visibility", project.visibility),
+        visibility=changes.get("visibility", project.visibility),
         exclude=project.id,
     )
+    for key, found in settings.errors_of(project, changes).items():
+        errors.setdefault(key, []).extend(found)
     if errors:
         raise ValidationFailed(errors)
+    old_topics = list(project.topics)
+    if "topics" in changes:
+        changes["topics"] = topic_models.canonical(ctx.store, ctx.now, changes["topics"])
+    fields = settings.apply(project, changes)
     if "name" in p or "path" in p:
         fields.update(
             name=name,
@@ -482,8 +493,9 @@ def edit(ctx: Context) -> Any:
             path_with_namespace=f"{ns.full_path}/{path}",
             name_with_namespace=f"{ns.full_name} / {name}",
         )
-    project.features.update(features)
     projects(ctx.store).update(project, updated_at=ctx.now, **fields)
+    if "topics" in changes or "visibility" in changes:
+        topic_models.recount(ctx.store, [*old_topics, *project.topics])
     attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
 

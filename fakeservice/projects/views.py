@@ -8,20 +8,18 @@ from typing import Any
 
 from fakeservice.avatars.models import avatar_url
 from fakeservice.core.clock import iso
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.groups.models import Namespace, namespaces
 from fakeservice.groups.views import share_view
 from fakeservice.projects.models import Project
+from fakeservice.projects.settings import render as render_settings
 from fakeservice.users.views import user_ref
 
-# Areas add fields to the project view (e.g. the repository area's ``readme_url``).
+# Areas add fields to the project view (e.g. the repository area's ``readme_url``) by
+# listening to this event: ``extension(store, project, out)`` may change ``out``.
+PROJECT_VIEW = "project.view"
 ViewExtension = Callable[[Store, Project, dict[str, Any]], None]
-_extensions: list[ViewExtension] = []
-
-
-def register_view_extension(extension: ViewExtension) -> None:
-    if extension not in _extensions:
-        _extensions.append(extension)
 
 
 def namespace_view(ns: Namespace, base_url: str) -> dict[str, Any]:
@@ -50,9 +48,14 @@ def project_identity(project: Project) -> dict[str, Any]:
     }
 
 
+def authority(base_url: str) -> str:
+    """``host[:port]`` of a base URL, without the path the fake may be mounted under."""
+    return base_url.split("://", 1)[-1].split("/", 1)[0]
+
+
 def project_simple(store: Store, project: Project, base_url: str) -> dict[str, Any]:
     ns = namespaces(store).rows[project.namespace_id]
-    host = base_url.split("://", 1)[-1].split(":", 1)[0]
+    host = authority(base_url).split(":", 1)[0]
     out: dict[str, Any] = {
         **project_identity(project),
         "default_branch": project.default_branch,
@@ -68,13 +71,9 @@ def project_simple(store: Store, project: Project, base_url: str) -> dict[str, A
         "last_activity_at": iso(project.last_activity_at),
         "namespace": namespace_view(ns, base_url),
     }
-    for extension in _extensions:
+    for extension in listeners(store, PROJECT_VIEW):
         extension(store, project, out)
     return out
-
-
-def _level(project: Project, feature: str) -> str:
-    return project.features.get(feature, "enabled")
 
 
 def project_full(
@@ -85,7 +84,7 @@ def project_full(
     api = f"{base_url}/api/v4/projects/{project.id}"
     ns = namespaces(store).rows[project.namespace_id]
     out["container_registry_image_prefix"] = (
-        f"registry.{base_url.split('://', 1)[-1]}/{project.path_with_namespace}"
+        f"registry.{authority(base_url)}/{project.path_with_namespace}"
     )
     out["_links"] = {
         "self": api,
@@ -97,7 +96,6 @@ def project_full(
         "members": f"{api}/members",
         "cluster_agents": f"{api}/cluster_agents",
     }
-    out["packages_enabled"] = True
     out["empty_repo"] = project.empty_repo
     out["archived"] = project.archived
     out["visibility"] = project.visibility
@@ -105,42 +103,19 @@ def project_full(
         from fakeservice.users.models import users
 
         out["owner"] = user_ref(users(store).get(ns.owner_id), base_url)
-    out["resolve_outdated_diff_discussions"] = False
-    out["issues_enabled"] = project.feature_enabled("issues")
-    out["merge_requests_enabled"] = project.feature_enabled("merge_requests")
-    out["wiki_enabled"] = project.feature_enabled("wiki")
-    out["jobs_enabled"] = project.feature_enabled("builds")
-    out["snippets_enabled"] = project.feature_enabled("snippets")
-    out["container_registry_enabled"] = project.container_registry_enabled
-    out["service_desk_enabled"] = False
+    out["repository_object_format"] = "sha1"
     out["can_create_merge_request_in"] = True
-    for feature in ("issues", "repository", "merge_requests", "forking", "wiki", "builds", "snippets", "pages", "analytics", "container_registry", "security_and_compliance", "releases", "environments", "feature_flags", "infrastructure", "monitor", "model_experiments", "model_registry", "requirements"):  # fmt: skip
-        out[f"{feature}_access_level"] = _level(project, feature)
-    out["emails_disabled"] = project.emails_disabled
-    out["emails_enabled"] = not project.emails_disabled
-    out["shared_runners_enabled"] = project.shared_runners_enabled
-    out["lfs_enabled"] = project.lfs_enabled
+    out["service_desk_address"] = None
+    render_settings(store, project, out)
     out["creator_id"] = project.creator_id
+    out["import_url"] = None
+    out["import_type"] = None
     out["import_status"] = project.import_status
+    out["import_error"] = None
     out["open_issues_count"] = project.open_issues_count
-    out["ci_default_git_depth"] = 20
-    out["public_jobs"] = project.public_jobs
-    out["build_timeout"] = project.build_timeout
-    out["auto_cancel_pending_pipelines"] = "enabled"
-    out["ci_config_path"] = project.ci_config_path
+    out["updated_at"] = iso(project.updated_at)
     out["shared_with_groups"] = [share_view(store, share) for share in project.shared_with_groups]
-    out["only_allow_merge_if_pipeline_succeeds"] = project.only_allow_merge_if_pipeline_succeeds
-    out["allow_merge_on_skipped_pipeline"] = None
-    out["request_access_enabled"] = project.request_access_enabled
-    out["only_allow_merge_if_all_discussions_are_resolved"] = (
-        project.only_allow_merge_if_all_discussions_are_resolved
-    )
-    out["remove_source_branch_after_merge"] = project.remove_source_branch_after_merge
-    out["printing_merge_request_link_enabled"] = True
-    out["merge_method"] = project.merge_method
-    out["squash_option"] = project.squash_option
-    out["auto_devops_enabled"] = project.auto_devops_enabled
-    out["auto_devops_deploy_strategy"] = "continuous"
+    out["compliance_frameworks"] = []
     out["mirror"] = False
     out["marked_for_deletion_at"] = None
     out["marked_for_deletion_on"] = None

@@ -7,12 +7,15 @@ both ask these questions).
   protected branch needs one of its push levels (Maintainer by default). Into an empty
   repository, while the namespace protects default branches, only Maintainers push
   unless the setting lets Developers make the initial push (as the real service does).
+* Read-only repositories (while a storage move runs: an area listens to
+  :data:`READ_ONLY_CHECK`) refuse every write with :data:`READ_ONLY`, API and git alike.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.groups.models import namespaces
 from fakeservice.members.access import can_read_project, project_access
@@ -21,6 +24,15 @@ from fakeservice.projects.models import Project
 from fakeservice.repository import protected
 from fakeservice.repository.git import Repository
 from fakeservice.users.models import User
+
+READ_ONLY = "The repository is temporarily read-only. Please try again later."
+# Asked before every repository write: ``check(store, project) -> bool``, True when
+# another area (storage moves) holds the project's repository read-only.
+READ_ONLY_CHECK = "repository.read_only_check"
+
+
+def repository_read_only(store: Store, project: Project) -> bool:
+    return any(check(store, project) for check in listeners(store, READ_ONLY_CHECK))
 
 
 def can_read_code(store: Store, user: User | None, project: Project, now: dt.datetime) -> bool:

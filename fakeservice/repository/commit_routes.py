@@ -19,6 +19,7 @@ from fakeservice.repository.guards import (
     visible_project,
     writable,
 )
+from fakeservice.repository.router import api
 from fakeservice.repository.views import (
     commit_detail,
     commit_view,
@@ -29,7 +30,7 @@ from fakeservice.repository.views import (
 )
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, HASH, STR, Array, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED
 
 COMMITS = "/projects/:id/repository/commits"
 ID = Param("id", STR, required=True)

@@ -47,6 +47,7 @@ from dulwich.objects import Tag as TagObject
 from dulwich.refs import DictRefsContainer, check_ref_format
 
 from fakeservice.core.errors import ApiError, BadRequest, Conflict, NotFound, ParamError, or_404
+from fakeservice.repository import lastchange
 
 # -- constants ---------------------------------------------------------------------------
 
@@ -490,29 +491,56 @@ class Repository:
         self._trees: dict[bytes, dict[bytes, Entry]] = {}
         self._commits: dict[bytes, CommitInfo] = {}
         self._links: dict[bytes, tuple[bytes, tuple[bytes, ...]]] = {}
-        self._last: dict[tuple[bytes, Path], bytes] = {}
+        self._marks: dict[bytes, lastchange.Node] = {}  # commit -> its change tree
 
     # -- persistence ---------------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
+        """Objects, refs, default branch, and the commits' change trees (an index: kept so
+        that a restored repository reads in time independent of its history)."""
         return {
             "objects": self._store.raw,
             "refs": self._refs,
             "default_branch": self._default_branch,
+            "marks": self._marks,
         }
 
     def __eq__(self, other: object) -> bool:
         """Two repositories are equal when their objects, refs and default branch are."""
         if not isinstance(other, Repository):
             return NotImplemented
-        return self.__getstate__() == other.__getstate__()
+        return (self._store.raw, self._refs, self._default_branch) == (
+            other._store.raw,
+            other._refs,
+            other._default_branch,
+        )
 
     __hash__ = None  # type: ignore[assignment]
+
+    def unchanged_from(self, pristine: object) -> bool:
+        """Whether nothing was written since this repository was copied from ``pristine``:
+        objects are only ever added, so equal refs and object counts (and the same newest
+        object) mean equal repositories, without comparing every object."""
+        if not isinstance(pristine, Repository):
+            return False
+        mine, theirs = self._store.raw, pristine._store.raw
+        if len(mine) != len(theirs) or self._refs != pristine._refs:
+            return False
+        if self._default_branch != pristine._default_branch:
+            return False
+        return not mine or next(reversed(mine)) == next(reversed(theirs))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Repository:
+        """A fork: its own object and ref tables (objects are immutable bytes, shared)."""
+        fork = Repository.__new__(Repository)
+        fork.__setstate__(self.__getstate__())  # change trees: facts about immutable commits
+        return fork
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self._store = ObjectStore(dict(state["objects"]))
         self._refs = dict(state["refs"])
         self._default_branch = state["default_branch"]
         self._init_caches()
+        self._marks = dict(state.get("marks", {}))
 
     # -- dulwich access (used by smart HTTP) ---------------------------------------------
     @property
@@ -825,28 +853,36 @@ class Repository:
         return None
 
     def _last_commit(self, start: bytes, parts: Path) -> bytes | None:
-        """The last commit at or before ``start`` that changed ``parts`` (None if absent)."""
-        key = (start, parts)
-        cached = self._last.get(key)
-        if cached is not None:
-            return cached
-        entry = self._entry(start, parts)
-        if entry is None:
-            return None
-        current = start
-        while True:
-            known = self._last.get((current, parts))
-            if known is not None:
-                current = known
-                break
-            parent = self._same_parent(current, parts, entry)
-            if parent is None:
-                break
-            current = parent
-        if len(self._last) > _CACHE_LIMIT:
-            self._last.clear()
-        self._last[key] = current
-        return current
+        """The last commit at or before ``start`` that changed ``parts`` (None if absent).
+
+        Read from the commits' change trees (:mod:`fakeservice.repository.lastchange`):
+        the cost is the path's depth, not the history's length."""
+        return lastchange.last_commit(self._mark(start), parts)
+
+    def _mark(self, sha: bytes) -> lastchange.Node:
+        """The change tree of commit ``sha``, built (with any unbuilt ancestors', oldest
+        first) when missing: after a push, or once after a repository was unpickled."""
+        marks = self._marks
+        found = marks.get(sha)
+        if found is not None:
+            return found
+        pending = [(sha, False)]
+        while pending:
+            current, ready = pending.pop()
+            if current in marks:
+                continue
+            parents = [p for p in self._graph(current)[1] if p in self._store.raw]
+            if ready:
+                marks[current] = self._build_mark(current, parents)
+                continue
+            pending.append((current, True))
+            pending.extend((p, False) for p in parents if p not in marks)
+        return marks[sha]
+
+    def _build_mark(self, sha: bytes, parents: list[bytes]) -> lastchange.Node:
+        root = (MODE_DIR, self._graph(sha)[0])
+        below = [((MODE_DIR, self._graph(p)[0]), self._marks[p]) for p in parents]
+        return lastchange.build(sha, root, below, self._tree)
 
     def _walk(
         self, starts: Iterable[bytes], parts: Path | None, first_parent: bool
@@ -874,7 +910,10 @@ class Repository:
                 entry = self._lookup(info.tree_id.encode(), parts)
                 same = next((p for p in parents if self._entry(p, parts) == entry), None)
                 if same is not None:
-                    push(same)
+                    # straight to the commit that last changed the path (same result as
+                    # skipping each unchanged commit, without walking them)
+                    jump = self._last_commit(same, parts) if entry is not None else None
+                    push(jump or same)
                     continue
                 if entry is None and not parents:
                     continue
@@ -1211,6 +1250,8 @@ class Repository:
         )
         self._refs[HEADS + _enc(branch)] = sha.encode()
         self.adopt_default_branch([branch])
+        if parent is None or parent in self._marks:
+            self._mark(sha.encode())  # keep the change trees current (cheap: one step)
         return sha
 
     def create_commit(

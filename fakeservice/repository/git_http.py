@@ -13,10 +13,12 @@ anonymously; otherwise missing or wrong credentials get 401 with
 * Push needs Developer and a token scope ``api`` or ``write_repository``; each ref
   update then passes the protected branch rules (push levels, no force push unless
   allowed, no deletion of a protected branch over git), with the real service's messages.
+  While the repository is read-only (a storage move) a push gets 403
+  ``The repository is temporarily read-only. Please try again later.``
 
 A push moves the project's refs at once (the API sees it) and updates the project as any
 write does (``empty_repo``, ``default_branch``, default branch protection); the refs it
-moved go to the ref-update listeners (:func:`~fakeservice.repository.models.on_ref_update`)
+moved go to the ref-update listeners (:data:`~fakeservice.repository.models.REFS_MOVED`)
 with the pusher.
 """
 
@@ -31,15 +33,22 @@ import attrs
 from fakeservice.members.access import can_read_project, project_role
 from fakeservice.projects.models import Project, find_project
 from fakeservice.repository import protected
-from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code
+from fakeservice.repository.access import (
+    READ_ONLY,
+    can_push_branch,
+    can_push_code,
+    can_read_code,
+    repository_read_only,
+)
 from fakeservice.repository.git import RefUpdate, Repository
 from fakeservice.repository.models import read_repository, record_change
+from fakeservice.repository.router import api
 from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
 from fakeservice.tokens.models import find_secret
 from fakeservice.users.models import User, find_by_username, hash_password, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.routing import NO_AUTH, api
+from fakeservice.web.routing import NO_AUTH
 
 CHALLENGE = 'Basic realm="GitLab"'
 ACCESS_DENIED = (
@@ -152,6 +161,8 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
         return _challenge()
     if not readable or (user is not None and not caller.scopes & READ_SCOPES):
         return _text(403, DOWNLOAD_DENIED)
+    if pushing and user is not None and repository_read_only(store, project):
+        return _text(403, READ_ONLY)
     level = project_role(store, user, project, now)
     repo = read_repository(store, project)
     can_push = pushing and bool(caller.scopes & WRITE_SCOPES) and can_push_code(project, level)

@@ -7,6 +7,8 @@ the request's branch, message and author parameters, and decoding of ``text`` /
   rights of :func:`~fakeservice.repository.access.can_read_code` (else ``403 Forbidden``).
 * Writing to a branch needs push access to it, else 403
   ``403 Forbidden - You are not allowed to push into this branch``.
+* A read-only repository (a storage move is under way) refuses writes with 400
+  ``{"message": "The repository is temporarily read-only. Please try again later."}``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from fakeservice.core.errors import BadRequest, Forbidden, ParamError
 from fakeservice.members.access import project_role
 from fakeservice.projects.lookup import find_project_or_404
 from fakeservice.projects.models import Project
-from fakeservice.repository.access import can_push_branch, can_push_code, can_read_code
+from fakeservice.repository.access import (
+    READ_ONLY,
+    can_push_branch,
+    can_push_code,
+    can_read_code,
+    repository_read_only,
+)
 from fakeservice.repository.git import TRAVERSAL, Action, ApiFlavour, Repository
 from fakeservice.repository.models import commit_files, read_repository
 from fakeservice.web.context import Context
@@ -43,6 +51,7 @@ def pushable(ctx: Context) -> tuple[Project, Repository]:
     """The project of ``:id`` and its repository, for a caller who may push code to it."""
     project = visible_project(ctx)
     require_push_code(ctx, project)
+    require_writable(ctx, project)
     return project, read_repository(ctx.store, project)
 
 
@@ -61,7 +70,14 @@ def writable(ctx: Context, project: Project, branch: str) -> Repository:
     repo = read_repository(ctx.store, project)
     if not can_push_branch(ctx.store, project, repo, branch, caller_role(ctx, project)):
         raise Forbidden(PUSH_DENIED)
+    require_writable(ctx, project)
     return repo
+
+
+def require_writable(ctx: Context, project: Project) -> None:
+    """400 with the service's message while the repository is read-only."""
+    if repository_read_only(ctx.store, project):
+        raise BadRequest(READ_ONLY, raw=True)
 
 
 def commit_request(

@@ -10,7 +10,7 @@ after every change the project follows the repository: ``empty_repo`` turns fals
 also protects the default branch), ``default_branch`` names the branch the repository
 adopted, and ``last_activity_at`` moves to the service clock.
 
-Other areas learn that refs moved through :func:`on_ref_update`: a listener gets a
+Other areas learn that refs moved through :data:`REFS_MOVED`: a listener gets a
 :class:`RefChange` (the project, the :class:`~fakeservice.repository.git.RefUpdate` list
 and the user who pushed) after :func:`record_change` stored the write, for every write
 that names its updates: git pushes over HTTP and commits through the API (files and
@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
 from fakeservice.repository import protected
@@ -45,7 +46,7 @@ _KEY = "repositories"
 
 @attrs.frozen(eq=False)
 class RefChange:
-    """Refs of one project that one write moved, as :func:`on_ref_update` listeners see
+    """Refs of one project that one write moved, as :data:`REFS_MOVED` listeners see
     them (the write is already stored)."""
 
     store: Store
@@ -56,16 +57,10 @@ class RefChange:
     now: dt.datetime
 
 
+# Areas that react to pushes listen to this event (``setup.listen(REFS_MOVED, listener)``,
+# see fakeservice.areas): ``listener(change)`` runs after every write that moved refs.
+REFS_MOVED = "refs.moved"
 RefListener = Callable[[RefChange], None]
-_ref_listeners: list[RefListener] = []
-
-
-def on_ref_update(listener: RefListener) -> RefListener:
-    """Call ``listener(change)`` after every write that moved refs (idempotent; usable as a
-    decorator)."""
-    if listener not in _ref_listeners:
-        _ref_listeners.append(listener)
-    return listener
 
 
 def install(store: Store) -> None:
@@ -176,7 +171,7 @@ def record_change(
     user: User | None = None,
 ) -> None:
     """Store ``repo`` as the project's repository if it is new, and bring the project in
-    step with it after refs moved; then tell the :func:`on_ref_update` listeners about
+    step with it after refs moved; then tell the :data:`REFS_MOVED` listeners about
     ``updates`` (the refs that moved, pushed by ``user``), if any."""
     _repositories(store).setdefault(project.id, repo)
     changes: dict[str, object] = {"last_activity_at": now}
@@ -191,7 +186,7 @@ def record_change(
     projects(store).update(project, **changes)
     if updates:
         change = RefChange(store, project, repo, tuple(updates), user, now)
-        for listener in list(_ref_listeners):
+        for listener in listeners(store, REFS_MOVED):
             listener(change)
 
 

@@ -14,10 +14,11 @@ from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected
 from fakeservice.repository.refs_routes import name_filter
+from fakeservice.repository.router import api
 from fakeservice.repository.views import protected_branch_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, INT, STR, Param
-from fakeservice.web.routing import REQUIRED, api
+from fakeservice.web.routing import REQUIRED
 
 PATH = "/projects/:id/protected_branches"
 ID = Param("id", STR, required=True)

@@ -26,16 +26,13 @@ from fakeservice.repository.git import (
     valid_branch_name,
 )
 from fakeservice.repository.guards import caller_role, pushable, readable
-from fakeservice.repository.models import (
-    commit_email,
-    commit_readme,
-    record_change,
-)
+from fakeservice.repository.models import commit_email, commit_readme, record_change
+from fakeservice.repository.router import api
 from fakeservice.repository.views import branch_view, project_web_url, tag_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import STR, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED
 
 BRANCHES = "/projects/:id/repository/branches"
 TAGS = "/projects/:id/repository/tags"

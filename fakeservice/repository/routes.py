@@ -13,9 +13,6 @@ from typing import Any
 from fakeservice.core.errors import ParamError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
-from fakeservice.projects.routes import create_hooks
-from fakeservice.projects.views import register_view_extension
-from fakeservice.repository import scenario as _scenario  # noqa: F401  (registers its section)
 from fakeservice.repository.git import Action, FileInfo, Repository
 from fakeservice.repository.guards import (
     commit_request,
@@ -30,11 +27,12 @@ from fakeservice.repository.models import (
     find_repository,
     read_repository,
 )
+from fakeservice.repository.router import api
 from fakeservice.repository.views import blame_view, content_disposition, file_headers, file_view
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.params import BOOL, HASH, INT, STR, Invalid, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, api
+from fakeservice.web.routing import PUBLIC, REQUIRED
 
 FILE = "/projects/:id/repository/files/:file_path"
 READ_SCOPES = ("read_repository",)
@@ -214,8 +212,3 @@ def readme_url(store: Store, project: Project, out: dict[str, Any]) -> None:
         if repo.exists(None, name):
             out["readme_url"] = f"{out['web_url']}/-/blob/{repo.default_branch}/{name}"
             return
-
-
-if initialize_with_readme not in create_hooks:
-    create_hooks.append(initialize_with_readme)
-register_view_extension(readme_url)

@@ -42,7 +42,7 @@ from fakeservice.repository.models import (
     read_repository,
     record_change,
 )
-from fakeservice.scenarios.loader import ScenarioError, register_project_section
+from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_user
 from fakeservice.scenarios.schema import (
     BOOL,
@@ -56,10 +56,11 @@ from fakeservice.scenarios.schema import (
     Nullable,
     Record,
 )
+from fakeservice.scenarios.sections import Sections
 from fakeservice.users.models import User, users
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 LEVELS = {
     "no one": protected.NO_ACCESS,
@@ -258,5 +259,8 @@ SECTIONS: tuple[tuple[str, Loader, Kind, str], ...] = (
     ("protected_branches", load_protected, PROTECTED_BRANCHES, "protected branch rules"),
 )
 
-for _name, _loader, _schema, _doc in SECTIONS:
-    register_project_section(_name, _loader, schema=_schema, doc=_doc)
+
+def register(found: Sections) -> None:
+    """Declare the repository keys of ``projects[]`` (``files``, ``branches``...)."""
+    for name, loader, schema, doc in SECTIONS:
+        found.register_project_section(name, loader, schema=schema, doc=doc)

@@ -17,6 +17,7 @@ from typing import Any
 from fakeservice.control.runner import RunnerUnavailable, runner_of
 from fakeservice.scenarios.loader import chain
 from fakeservice.scenarios.problems import Problem, ScenarioError, with_lines
+from fakeservice.scenarios.sections import using
 from fakeservice.scenarios.source import ScenarioDocument
 from fakeservice.users.models import find_by_username
 
@@ -30,9 +31,10 @@ def check(source: Any) -> list[Problem]:
     """The problems of the scenario ``source`` (a path, name, mapping or document)."""
     from fakeservice.service import FakeService
 
-    service = FakeService(None)  # imports every area, so their sections are registered
+    service = FakeService(None)  # every area, so the scenario may use all their keys
     try:
-        docs = chain(source)
+        with using(service.sections):
+            docs = chain(source)
     except ScenarioError as exc:
         return exc.details
     try:

@@ -6,9 +6,10 @@ line); then its ``extends`` chain is loaded base first. A scenario that fails to
 leaves the service exactly as it was: the loader restores a snapshot of the state and
 the fault and rate-limit configuration. ``steps`` are only read by replays.
 
-Order: clock, users, groups, projects, faults, rate limits, registered top-level
-sections (``register_section``), then registered group and project keys
-(``register_project_section``), section by section.
+Order: clock, users, groups, projects, faults, rate limits, the top-level sections the
+service's areas registered (``setup.scenario_section``), then their group and project
+keys (``setup.project_section``), section by section. A scenario is checked against the
+keys of the service it loads into (:func:`~.sections.using`).
 
 While a scenario loads, :func:`loading` is true (in that thread or task): areas that
 react to writes (the CI area's pipelines on push) use it to tell a scenario's content
@@ -31,17 +32,11 @@ from fakeservice.core.errors import ApiError
 from fakeservice.scenarios import spec
 from fakeservice.scenarios.problems import Problem, ScenarioError, with_lines
 from fakeservice.scenarios.records import RecordLoader
-from fakeservice.scenarios.sections import (
-    register_action,
-    register_group_section,
-    register_project_section,
-    register_section,
-    sections,
-)
+from fakeservice.scenarios.sections import using
 from fakeservice.scenarios.source import BUILTIN_DIR, ScenarioDocument, find_file, from_file, read
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 __all__ = [
     "BUILTIN_DIR",
@@ -50,10 +45,6 @@ __all__ = [
     "load_into",
     "loading",
     "read_scenario",
-    "register_action",
-    "register_group_section",
-    "register_project_section",
-    "register_section",
     "validate",
 ]
 
@@ -111,7 +102,8 @@ def _at(doc: ScenarioDocument, where: str, message: str) -> Problem:
 
 def load_into(service: FakeService, source: Any, relative_to: Path | None = None) -> None:
     """Load ``source`` (and what it extends) into ``service``: all of it, or nothing."""
-    docs = chain(source, relative_to)
+    with using(service.sections):
+        docs = chain(source, relative_to)
     before = service.snapshot()
     control_before = service.control.config()
     marker = _loading.set(True)
@@ -178,7 +170,7 @@ def _load(service: FakeService, data: Mapping[str, Any]) -> None:
         _located(f"faults[{index}]", lambda i=item: service.faults.add(**i))
     for index, item in enumerate(data.get("rate_limits") or []):
         _located(f"rate_limits[{index}]", lambda i=item: service.rate_limits.add(**i))
-    for name, section in sections("top").items():
+    for name, section in service.sections.sections("top").items():
         if name in data and section.handler is not None:
             _located(name, section.handler, service, data)
     _located("", loader.run_sections)

@@ -15,14 +15,13 @@ from fakeservice.core.clock import parse_iso
 from fakeservice.groups.models import Namespace, create_group, find_group, find_namespace
 from fakeservice.members.models import NAMESPACE, PROJECT, ROLE_BY_NAME, add_member, find_member
 from fakeservice.projects.models import Project, create_project, projects
-from fakeservice.scenarios import sections
 from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.references import named_group, named_user
 from fakeservice.tokens.models import find_secret, issue_token
 from fakeservice.users.models import Identity, User, UserStatus, create_user
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def _when(value: Any) -> dt.datetime:
@@ -109,14 +108,14 @@ class RecordLoader:
         self.pending: list[tuple[str, str, Any, Any, str]] = []
 
     def _collect(self, kind: str, record: Any, item: Mapping[str, Any], where: str) -> None:
-        for name in sections.sections(kind):
+        for name in self.service.sections.sections(kind):
             if name in item:
                 self.pending.append((kind, name, record, item[name], f"{where}.{name}"))
 
     def run_sections(self) -> None:
         """Hand registered keys to their loaders: section by section, records in order."""
         for kind in ("group", "project"):
-            for name, section in sections.sections(kind).items():
+            for name, section in self.service.sections.sections(kind).items():
                 if section.handler is None:
                     continue
                 for entry_kind, key, record, value, where in self.pending:

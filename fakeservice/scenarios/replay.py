@@ -24,7 +24,6 @@ from fakeservice.core.clock import ClockError
 from fakeservice.core.errors import ApiError
 from fakeservice.scenarios import expect
 from fakeservice.scenarios.problems import ScenarioError, line_of, locate
-from fakeservice.scenarios.sections import sections
 from fakeservice.scenarios.source import ScenarioDocument, read
 from fakeservice.scenarios.variables import VariableError, extract, substitute
 from fakeservice.tokens.models import tokens
@@ -165,7 +164,7 @@ class Replay:
             action = self.actions.get(key)
             if action is not None:
                 return action(substitute(value, self.variables))
-            registered = sections("action").get(key)
+            registered = self.service.sections.sections("action").get(key)
             if registered is not None and registered.handler is not None:
                 registered.handler(self.service, substitute(value, self.variables), self.variables)
                 return []

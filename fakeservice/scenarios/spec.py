@@ -213,7 +213,7 @@ GROUP = Record(
         "members": Field(ListOf(MEMBER), "direct members"),
     },
     "A group. Nest groups with `subgroups`. Other records name groups by full path.",
-    extra=lambda: sections.fields("group"),
+    extra=lambda: sections.active().fields("group"),
 )
 GENERATED_GROUPS = Record(
     "generated_groups",
@@ -280,7 +280,7 @@ PROJECT = Record(
         **PROJECT_FIELDS,
     },
     "A project in a group or a user's namespace. Areas add keys here (`files`, `ci`...).",
-    extra=lambda: sections.fields("project"),
+    extra=lambda: sections.active().fields("project"),
 )
 GENERATED_PROJECTS = Record(
     "generated_projects",
@@ -292,7 +292,7 @@ GENERATED_PROJECTS = Record(
         "name": Field(STR, "a pattern with `{n}`"),
     },
     "Many similar projects.",
-    extra=lambda: sections.fields("project"),
+    extra=lambda: sections.active().fields("project"),
 )
 
 # -- control state ---------------------------------------------------------------------------
@@ -485,12 +485,12 @@ STEP = Record(
         "repeat": Field(POSITIVE, "with `request`: send it this many times (each must pass)"),
     },
     "One replay step: exactly one action, plus `name`.",
-    extra=lambda: sections.fields("action"),
+    extra=lambda: sections.active().fields("action"),
 )
 
 
 def _one_action(given, node, where, out):  # type: ignore[no-untyped-def]
-    names = [*ACTIONS, *sections.sections("action")]
+    names = [*ACTIONS, *sections.active().sections("action")]
     present = [name for name in names if name in given]
     if len(present) > 1:
         problem(out, node, where, f"has more than one action: {', '.join(present)}")
@@ -522,7 +522,7 @@ SCENARIO = Record(
         "steps": Field(ListOf(STEP), "the replay: steps run in order by `fakeservice replay`"),
     },
     "The top level of a scenario file.",
-    extra=lambda: sections.fields("top"),
+    extra=lambda: sections.active().fields("top"),
 )
 
 sections.declare_builtin("top", set(SCENARIO.fields))
@@ -531,14 +531,11 @@ sections.declare_builtin("group", set(GROUP.fields))
 sections.declare_builtin("action", set(STEP.fields))
 
 
-def reference() -> str:
+def reference(found: sections.Sections) -> str:
     """The Markdown reference of the scenario format (``docs/scenarios.md``): the built-in
-    keys and every key and action the areas register (they are imported first)."""
+    keys and every key and action registered in ``found`` (see
+    :mod:`fakeservice.scenarios.reference` for the default service's)."""
     from fakeservice.scenarios.schema import describe_markdown
 
-    sections.register_areas()
-    return describe_markdown(SCENARIO)
-
-
-if __name__ == "__main__":
-    print(reference(), end="")
+    with sections.using(found):
+        return describe_markdown(SCENARIO)

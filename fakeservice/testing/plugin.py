@@ -7,7 +7,10 @@ Installing fakeservice is enough to get these fixtures:
   its class or module) or the ``fakeservice_scenario`` ini option (default: the built-in
   ``default``). A path is tried relative to the test file, the rootdir and
   ``<rootdir>/scenarios``, with or without ``.yaml``. Each scenario is built once per
-  process and restored from its snapshot for every test.
+  process; its service is then put back into the scenario's state before every test by
+  undoing what the previous test touched, so the cost follows what a test does, not the
+  scenario's size (ini ``fakeservice_isolation = copy`` stamps a new service per test
+  from the scenario's snapshot instead).
 * ``fake_server``: the same service on ``127.0.0.1`` on a free port (``.url``,
   ``.service``); waits up to ``fakeservice_server_timeout`` seconds for readiness.
 * ``fake_requests``: a ``requests.Session`` dispatching in-process (give it to
@@ -41,6 +44,8 @@ if TYPE_CHECKING:
 MARKER = "fakeservice_scenario"
 INI_SCENARIO = "fakeservice_scenario"
 INI_TIMEOUT = "fakeservice_server_timeout"
+INI_ISOLATION = "fakeservice_isolation"
+ISOLATIONS = ("undo", "copy")
 
 
 class FakeServiceWarning(UserWarning):
@@ -54,6 +59,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default="default",
     )
     parser.addini(INI_TIMEOUT, "seconds fake_server waits for its server to be ready", default="10")
+    parser.addini(
+        INI_ISOLATION,
+        "how fake_service isolates tests: undo (one service per scenario, what a test "
+        "touched is undone) or copy (a new service per test from the scenario's snapshot)",
+        default="undo",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -80,11 +91,20 @@ def _scenario_ref(request: pytest.FixtureRequest) -> str:
     return str(marker.args[0])
 
 
-def _make(ref: str, request: pytest.FixtureRequest) -> FakeService:
+def _isolation(request: pytest.FixtureRequest) -> str:
+    found = str(request.config.getini(INI_ISOLATION) or "undo")
+    if found not in ISOLATIONS:
+        raise pytest.UsageError(f"{INI_ISOLATION} is one of {', '.join(ISOLATIONS)}, not {found!r}")
+    return found
+
+
+def _make(ref: str, request: pytest.FixtureRequest, *, reuse: bool = False) -> FakeService:
     from fakeservice.scenarios.problems import ScenarioError
-    from fakeservice.testing.templates import service_for
+    from fakeservice.testing.templates import recycled_service, service_for
 
     try:
+        if reuse:
+            return recycled_service(ref, _search_path(request))
         return service_for(ref, _search_path(request))
     except ScenarioError as exc:
         message = f"fakeservice: scenario {ref!r} does not load:\n{exc}"
@@ -106,7 +126,7 @@ def _warn_on_errors(service: FakeService) -> None:
 @pytest.fixture
 def fake_service(request: pytest.FixtureRequest) -> Iterator[FakeService]:
     """A fresh in-process fake in the state of the test's scenario."""
-    service = _make(_scenario_ref(request), request)
+    service = _make(_scenario_ref(request), request, reuse=_isolation(request) == "undo")
     yield service
     _warn_on_errors(service)
 

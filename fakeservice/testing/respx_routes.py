@@ -14,7 +14,7 @@ from fakeservice.testing.transports import ServiceTransport
 if TYPE_CHECKING:
     import httpx
 
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def route_to_service(router: Any, service: FakeService, base_url: str | None = None) -> Any:

@@ -1,5 +1,10 @@
 """A live server for a :class:`FakeService`: uvicorn in a background thread on a loopback
-port (0 picks a free one), with a readiness timeout."""
+port (0 picks a free one), with a readiness timeout.
+
+:class:`FakeServer` is the uvicorn server both this and ``fakeservice serve`` run: when it
+shuts down it first ends the dashboards' event streams, which would otherwise hold the
+shutdown up until the graceful timeout.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,9 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
+
+GRACEFUL_SECONDS = 5
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -31,17 +38,31 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def uvicorn_config(service: FakeService, *, log_level: str) -> uvicorn.Config:
-    """How the fake is served: no lifespan, no access log, and no wall-clock ``Date`` or
-    ``Server`` header from uvicorn (the app sends ``Date`` from the service's clock)."""
+    """How the fake is served: Starlette's lifespan, no access log, and no wall-clock
+    ``Date`` or ``Server`` header from uvicorn (the app sends ``Date`` from the service's
+    clock)."""
     return uvicorn.Config(
         service.app,
         log_level=log_level,
         access_log=False,
-        lifespan="off",
+        lifespan="on",
         timeout_keep_alive=30,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
         date_header=False,
         server_header=False,
     )
+
+
+class FakeServer(uvicorn.Server):
+    """uvicorn's server for one service: ends its event streams before shutting down."""
+
+    def __init__(self, service: FakeService, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.service = service
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self.service.events.close()
+        await super().shutdown(sockets)
 
 
 class ServerStartError(RuntimeError):
@@ -58,7 +79,7 @@ class LiveServer:
         self.socket = listening_socket(host, port)
         self.port = self.socket.getsockname()[1]
         config = uvicorn_config(service, log_level="warning")
-        self.server = uvicorn.Server(config)
+        self.server = FakeServer(service, config)
         self.thread = threading.Thread(
             target=self._run, name=f"fakeservice:{self.port}", daemon=True
         )

@@ -51,6 +51,17 @@ def service_for(ref: str | Path, search: list[Path] | None = None, **kw: Any) ->
     return FakeService.from_template(template_for(resolve(ref, search or [Path.cwd()])), **kw)
 
 
+def recycled_service(ref: str | Path, search: list[Path] | None = None) -> FakeService:
+    """The process's one service of scenario ``ref``, put back into the scenario's state
+    (see :mod:`fakeservice.testing.recycle`)."""
+    from fakeservice.testing.recycle import recycled
+
+    return recycled(template_for(resolve(ref, search or [Path.cwd()])))
+
+
 def clear_cache() -> None:
+    from fakeservice.testing.recycle import forget
+
     with _lock:
         _cache.clear()
+    forget()

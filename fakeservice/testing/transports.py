@@ -16,7 +16,7 @@ from urllib3.response import HTTPResponse
 from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def _to_request(method: str, url: str, headers: Any, body: bytes | None) -> Request:

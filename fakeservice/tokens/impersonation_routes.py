@@ -8,12 +8,13 @@ from typing import Any
 
 from fakeservice.core.errors import NotFound, or_404
 from fakeservice.tokens.models import tokens
+from fakeservice.tokens.router import api
 from fakeservice.tokens.views import token_view
 from fakeservice.users.models import live_user
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import INT, STR, Param
-from fakeservice.web.routing import ADMIN, api
+from fakeservice.web.routing import ADMIN
 
 USER_ID = Param("user_id", INT, required=True)
 

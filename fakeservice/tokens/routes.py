@@ -8,12 +8,13 @@ from typing import Any
 
 from fakeservice.core.errors import ApiError, Forbidden, NotFound, ValidationFailed, or_404
 from fakeservice.tokens.models import SCOPES, AccessToken, find_secret, issue_token, tokens
+from fakeservice.tokens.router import api
 from fakeservice.tokens.views import token_view
 from fakeservice.users.models import find_by_username, hash_password, live_user, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import DATE, INT, STR, Array, Param
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, api
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED
 
 OAUTH_LIFETIME = 7200
 

@@ -52,7 +52,9 @@ from fakeservice.web.params import (
     AtLeastOne,
     Param,
 )
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, api
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
+
+api = AreaRouter("users")
 
 USER_ORDERS = ("id", "name", "username", "created_at", "updated_at")
 STATUS_CLEAR_AFTER = {

@@ -22,6 +22,7 @@ from fakeservice.core.errors import (
     ParamError,
     Unauthorized,
 )
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.tokens.models import AccessToken, find_secret
 from fakeservice.users.models import User, find_by_id_or_username, users
@@ -31,14 +32,10 @@ from fakeservice.web.routing import ADMIN, NO_AUTH, REQUIRED, Endpoint
 SESSION_COOKIE = "_service_session"
 READ_METHODS = frozenset({"GET", "HEAD"})
 
-# Set by the CI area: job token secret -> (job record, is_running, user id) or None.
+# Listened to by the CI area (``setup.listen(JOB_TOKEN_LOOKUP, lookup)``): a job token
+# secret -> (job record, is_running, user id) or None.
+JOB_TOKEN_LOOKUP = "job_token.lookup"
 JobTokenLookup = Callable[[Store, str], tuple[Any, bool, int] | None]
-_job_token_lookups: list[JobTokenLookup] = []
-
-
-def register_job_token_lookup(lookup: JobTokenLookup) -> None:
-    if lookup not in _job_token_lookups:
-        _job_token_lookups.append(lookup)
 
 
 @attrs.define(slots=True)
@@ -135,7 +132,7 @@ def identify(
 
 
 def _job_caller(store: Store, secret: str) -> Caller | None:
-    for lookup in _job_token_lookups:
+    for lookup in listeners(store, JOB_TOKEN_LOOKUP):
         found = lookup(store, secret)
         if found is None:
             continue

@@ -18,7 +18,7 @@ from fakeservice.web.pagination import KEYSET_UNAVAILABLE, Paginator
 from fakeservice.web.routing import Endpoint
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 class Context:

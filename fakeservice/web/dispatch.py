@@ -40,7 +40,7 @@ from fakeservice.web.routing import Match
 from fakeservice.web.vendor_headers import SPEC_PREFIX, header_prefix, rename
 
 if TYPE_CHECKING:
-    from fakeservice.service import FakeService
+    from fakeservice.host import Host as FakeService
 
 
 def render_error(error: ApiError) -> Response:

@@ -42,6 +42,7 @@ class Request:
     scheme: str = "http"
     host: str = "localhost"
     client: str = "127.0.0.1"
+    root_path: str = ""  # where the app is mounted inside another one (raw, no trailing /)
 
     @property
     def path(self) -> str:
@@ -85,7 +86,7 @@ class Request:
 
     @property
     def base_url(self) -> str:
-        return f"{self.scheme}://{self.host}"
+        return f"{self.scheme}://{self.host}{self.root_path}"
 
     def cookies(self) -> dict[str, str]:
         out: dict[str, str] = {}

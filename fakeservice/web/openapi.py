@@ -1,4 +1,4 @@
-"""The OpenAPI 3 document, generated from the endpoint declarations (:data:`routing.api`).
+"""The OpenAPI 3 document, generated from the endpoint declarations (the areas' routers).
 
 Each declared endpoint becomes one operation: path parameters from its pattern, query
 parameters (GET, HEAD, DELETE) or a request body (POST, PUT, PATCH) from its declared
@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from fakeservice.version import __version__
 from fakeservice.web.params import FILE, Array, Param
 from fakeservice.web.routing import ADMIN, NO_AUTH, PUBLIC, REQUIRED, Endpoint
 
@@ -204,23 +205,14 @@ def _operation_ids(endpoints: list[Endpoint]) -> dict[int, str]:
 
 
 def openapi_document(
-    endpoints: Iterable[Endpoint] | None = None,
+    endpoints: Iterable[Endpoint],
     *,
     title: str = "fakeservice REST API v4",
     version: str | None = None,
     server_url: str = "http://127.0.0.1:8080",
 ) -> dict[str, Any]:
-    """The OpenAPI 3 document of ``endpoints`` (default: every declared endpoint)."""
-    if endpoints is None:
-        from fakeservice.service import shared_router
-
-        shared_router()
-        from fakeservice.web.routing import api
-
-        endpoints = api.endpoints
+    """The OpenAPI 3 document of ``endpoints`` (a service's: ``service.router.endpoints``)."""
     if version is None:
-        from fakeservice import __version__
-
         version = __version__
     ordered = sorted(endpoints, key=lambda e: (openapi_path(e), METHOD_ORDER.get(e.method, 9)))
     ids = _operation_ids(ordered)

@@ -1,12 +1,16 @@
 """Endpoint declarations and raw-path routing.
 
-An endpoint is declared once with :data:`api` (``@api.get("/projects/:id/jobs", ...)``):
-method, path pattern, parameters, constraints, authentication rule, extra read scopes,
-job-token acceptance and pagination kind. Patterns use ``:name`` for one path segment
+Each area declares its endpoints on its own :class:`AreaRouter`, by convention named
+``api`` in its routes modules (``api = AreaRouter("users")``, then
+``@api.get("/projects/:id/jobs", ...)``): method, path pattern, parameters,
+constraints, authentication rule, extra read scopes, job-token acceptance and
+pagination kind. Patterns use ``:name`` for one path segment
 (matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
-rest of the path. The router picks the most specific matching pattern; a path that
-matches only under other methods answers 405 with ``Allow``. Literal segments win over
-parameters, segment by segment; repeated slashes route as one.
+rest of the path. A service's :class:`Router` is built from the routers of the areas it
+is composed of (see :mod:`fakeservice.areas`), so two services in one process can serve
+different endpoints. The router picks the most specific matching pattern; a path that
+matches only under other methods answers 405 with ``Allow``. Literal segments win over parameters, segment by segment;
+repeated slashes route as one.
 """
 
 from __future__ import annotations
@@ -117,11 +121,15 @@ def _kinds(pattern: str) -> tuple[int, ...]:
     return tuple(kinds)
 
 
-class Registry:
-    """All declared endpoints, in declaration order."""
+class AreaRouter:
+    """The endpoints one area declares, in declaration order."""
 
-    def __init__(self) -> None:
+    def __init__(self, area: str) -> None:
+        self.area = area
         self.endpoints: list[Endpoint] = []
+
+    def __repr__(self) -> str:
+        return f"AreaRouter({self.area!r}, {len(self.endpoints)} endpoints)"
 
     def route(
         self,
@@ -180,9 +188,6 @@ class Registry:
         return self.route("PATCH", pattern, **kw)
 
 
-api = Registry()
-
-
 @attrs.frozen
 class Match:
     endpoint: Endpoint
@@ -190,9 +195,11 @@ class Match:
 
 
 class Router:
-    """Matches a method and raw path against the registry, most specific pattern first."""
+    """Matches a method and raw path against a service's endpoints, most specific pattern
+    first (ties go to the endpoint declared first)."""
 
     def __init__(self, endpoints: Sequence[Endpoint]) -> None:
+        self.endpoints: tuple[Endpoint, ...] = tuple(endpoints)
         ordered = sorted(enumerate(endpoints), key=lambda pair: (pair[1].rank, pair[0]))
         self._endpoints = [e for _, e in ordered]
         self._by_head: dict[str, list[Endpoint]] = {}

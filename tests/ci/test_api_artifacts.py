@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from fakeservice import FakeService
-from fakeservice.ci.archive import read_metadata
+from fakeservice.ci.artifacts.archive import read_metadata
 
 from .ci_support import (
     ALICE,

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fakeservice.ci import archive
-from fakeservice.ci.archive import ArchiveError, InvalidArtifactPath
+from fakeservice.ci.artifacts import archive
+from fakeservice.ci.artifacts.archive import ArchiveError, InvalidArtifactPath
 
 WHEN = dt.datetime(2026, 1, 1, 9, 30, 0, tzinfo=dt.UTC)
 FILES = {"dist/app.bin": b"\x00\x01" * 500, "README.md": b"# hello\n", "dist/sub/log.txt": b"ok"}

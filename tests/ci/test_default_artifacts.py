@@ -1,5 +1,5 @@
 """Default artifacts: a build whose outcome gives no ``artifacts`` leaves files made for
-its ``artifacts:paths`` and JUnit reports (:mod:`fakeservice.ci.synthesis`); scripted
+its ``artifacts:paths`` and JUnit reports (:mod:`fakeservice.ci.artifacts.synthesis`); scripted
 artifacts keep full control. Raw HTTP and python-gitlab over a live server."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from support.services import stamp
 
 from fakeservice import FakeService
+from fakeservice.ci.artifacts.synthesis import concrete_path, job_slug
 from fakeservice.ci.models import jobs
-from fakeservice.ci.synthesis import concrete_path, job_slug
 
 from .ci_support import PROJECT, body, call, commit_file, create_pipeline, job_named, new_service
 

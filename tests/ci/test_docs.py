@@ -6,18 +6,16 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from fakeservice.areas import compose
 from fakeservice.ci import scenario
-from fakeservice.ci.runner import Runner
-from fakeservice.service import shared_router
-from fakeservice.web.routing import api
+from fakeservice.ci.runner.runner import Runner
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
 
 
 def test_every_control_endpoint_is_documented() -> None:
-    shared_router()  # every route module is imported
     text = DOC.read_text(encoding="utf-8")
-    found = [e for e in api.endpoints if e.pattern.startswith("/_fake/ci")]
+    found = [e for e in compose().router.endpoints if e.pattern.startswith("/_fake/ci")]
     assert len(found) >= 8
     for endpoint in found:
         assert f"`{endpoint.method} {endpoint.pattern}`" in text, endpoint.pattern

@@ -11,7 +11,7 @@ import gitlab
 import pytest
 
 from fakeservice import FakeService
-from fakeservice.ci.simulation import RunnerError
+from fakeservice.ci.runner.simulation import RunnerError
 
 from .ci_support import PROJECT, body, call, create_pipeline, job_named, new_service
 

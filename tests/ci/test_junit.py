@@ -6,8 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fakeservice.ci import junit
-from fakeservice.ci.junit import JUnitError, TestCase, build_report, build_summary, parse_junit
+from fakeservice.ci.artifacts import junit
+from fakeservice.ci.artifacts.junit import (
+    JUnitError,
+    TestCase,
+    build_report,
+    build_summary,
+    parse_junit,
+)
 
 SUITES = b"""<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="all">

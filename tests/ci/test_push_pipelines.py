@@ -287,9 +287,7 @@ def test_scenario_keys_and_the_replay_action() -> None:
     assert [p["status"] for p in pipelines_of(svc, "acme%2Fpushy")] == ["pending"]
     write_file(svc, "n.txt", "n")
     assert pipelines_of(svc) == []
-    from fakeservice.scenarios.sections import sections
-
-    sections("action")["runner"].handler(
+    svc.sections.sections("action")["runner"].handler(
         svc, {"pipelines_on_push": True, "project": "acme/pipes"}, {}
     )
     write_file(svc, "m.txt", "m")

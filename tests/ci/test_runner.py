@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from fakeservice import FakeService
-from fakeservice.ci.simulation import RunnerError
+from fakeservice.ci.runner.simulation import RunnerError
 
 from .ci_support import (
     PROJECT,
@@ -351,12 +351,10 @@ def test_scenario_errors() -> None:
 
 
 def test_replay_actions() -> None:
-    from fakeservice.scenarios.sections import sections
-
-    actions = sections("action")
+    svc = new_service()
+    actions = svc.sections.sections("action")
     for name in ("runner", "job_outcome", "start_job", "run_pipeline"):
         assert name in actions
-    svc = new_service()
     created = create_pipeline(svc)
     build = job_named(svc, created["id"], "build")
     actions["job_outcome"].handler(svc, {"job_id": build["id"], "status": "failed"}, {})

@@ -29,7 +29,7 @@ from hypothesis.stateful import (
 from fakeservice.ci import flow
 from fakeservice.ci.machines import JOB_MACHINE, pipeline_status
 from fakeservice.ci.models import Job, jobs, latest_jobs, pipelines
-from fakeservice.ci.simulation import RunnerError
+from fakeservice.ci.runner.simulation import RunnerError
 
 from .ci_support import PROJECT, new_service
 

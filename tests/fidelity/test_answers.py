@@ -10,7 +10,7 @@ from support.calls import ROOT, call
 from support.services import stamp
 
 from fakeservice import FakeService
-from fakeservice.web.routing import Registry, Router
+from fakeservice.web.routing import AreaRouter, Router
 
 GONE_BY = "Thu, 01 Jan 2026 08:00:00 GMT"  # before the default scenario's clock
 
@@ -137,7 +137,7 @@ def test_repeated_slashes_route_as_one(svc: FakeService) -> None:
 
 
 def test_literal_segments_win_over_parameters() -> None:
-    registry = Registry()
+    registry = AreaRouter("test")
     for method, pattern in [
         ("GET", "/projects/:id"),
         ("PUT", "/projects/:id"),

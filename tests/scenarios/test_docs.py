@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from fakeservice.scenarios import sections, spec
+from fakeservice.areas import compose
+from fakeservice.scenarios import spec
+from fakeservice.scenarios.reference import reference
+from fakeservice.scenarios.sections import Sections
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scenarios.md"
 START = "<!-- reference:start -->\n"
@@ -38,15 +39,15 @@ def table_of(reference: str, record: str) -> str:
 
 
 def test_reference_section_is_generated_from_the_schema() -> None:
-    assert reference_in_doc() == spec.reference(), (
+    assert reference_in_doc() == reference(), (
         "docs/scenarios.md is out of date: paste the output of "
-        "`python -m fakeservice.scenarios.spec` between the reference markers"
+        "`python -m fakeservice.scenarios.reference` between the reference markers"
     )
 
 
 def test_the_generator_gives_the_same_text_in_a_fresh_process() -> None:
     fresh = subprocess.run(
-        [sys.executable, "-m", "fakeservice.scenarios.spec"],
+        [sys.executable, "-m", "fakeservice.scenarios.reference"],
         capture_output=True,
         text=True,
         check=True,
@@ -69,21 +70,17 @@ def test_area_keys_and_actions_are_listed() -> None:
     assert "| `pipelines_on_push` | true or false |" in table_of(reference, "project_runner")
 
 
-@pytest.mark.usefixtures("isolated_sections")
 def test_the_reference_does_not_depend_on_registration_order() -> None:
-    before = spec.reference()
-    for kind in ("project", "action", "top"):
-        found = sections._registries[kind]
-        reordered = dict(reversed(list(found.items())))
-        found.clear()
-        found.update(reordered)
-    assert spec.reference() == before
+    found = compose().sections
+    reordered = Sections()
+    for kind, registry in found.registries.items():
+        reordered.registries[kind] = dict(reversed(list(registry.items())))
+    assert spec.reference(reordered) == reference()
 
 
 def test_every_action_is_explained_in_the_guide() -> None:
     guide = DOC.read_text(encoding="utf-8").split("## Reference")[0]
-    sections.register_areas()
-    for action in [*spec.ACTIONS, *sections.sections("action")]:
+    for action in [*spec.ACTIONS, *compose().sections.sections("action")]:
         assert f"`{action}`" in guide, action
     for key in spec.EXPECT.fields:
         assert f"`{key}`" in guide, key

@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 
 from fakeservice import FakeService
+from fakeservice.areas import AREAS
+from fakeservice.composition import Composition
 from fakeservice.scenarios import schema
-from fakeservice.scenarios.loader import (
-    ScenarioError,
-    read_scenario,
-    register_action,
-    register_group_section,
-    register_project_section,
-    register_section,
-)
+from fakeservice.scenarios.loader import ScenarioError, read_scenario
 from fakeservice.scenarios.replay import replay
+
+
+def with_area(register: Any) -> list[Any]:
+    """The default areas plus a test's own (its ``register(setup)``)."""
+    return [*AREAS, register]
 
 
 def test_default_scenario_still_loads_as_before() -> None:
@@ -114,75 +114,92 @@ def test_faults_and_rate_limits_sections() -> None:
     assert [r.limit for r in service.rate_limits.rules] == [5]
 
 
-def test_area_sections_plug_in(isolated_sections: None, tmp_path: Path) -> None:
+def test_area_sections_plug_in(tmp_path: Path) -> None:
     calls: list[Any] = []
-    register_section(
-        "widgets",
-        lambda service, data: calls.append(("top", data["widgets"])),
-        schema=schema.ListOf(schema.STR),
-    )
-    register_project_section(
-        "notes",
-        lambda service, project, value, where: calls.append(
-            ("project", project.path, value, where)
-        ),
-    )
-    register_group_section(
-        "labels",
-        lambda service, group, value, where: calls.append(("group", group.path, value, where)),
-    )
+
+    def register(setup: Composition) -> None:
+        setup.scenario_section(
+            "widgets",
+            lambda service, data: calls.append(("top", data["widgets"])),
+            schema=schema.ListOf(schema.STR),
+        )
+        setup.project_section(
+            "memos",
+            lambda service, project, value, where: calls.append(
+                ("project", project.path, value, where)
+            ),
+        )
+        setup.group_section(
+            "stickers",
+            lambda service, group, value, where: calls.append(("group", group.path, value, where)),
+        )
+
+    areas = with_area(register)
     (tmp_path / "s.yaml").write_text(
         """\
 users: [{username: o}]
-groups: [{path: g, labels: [bug]}]
+groups: [{path: g, stickers: [bug]}]
 projects:
-  - {path: g/a, notes: first}
-  - {path: g/b, notes: second}
+  - {path: g/a, memos: first}
+  - {path: g/b, memos: second}
 widgets: [w1]
 """
     )
-    FakeService(tmp_path / "s.yaml")
+    FakeService(tmp_path / "s.yaml", areas=areas)
     assert calls == [
         ("top", ["w1"]),
-        ("group", "g", ["bug"], "groups[0].labels"),
-        ("project", "a", "first", "projects[0].notes"),
-        ("project", "b", "second", "projects[1].notes"),
+        ("group", "g", ["bug"], "groups[0].stickers"),
+        ("project", "a", "first", "projects[0].memos"),
+        ("project", "b", "second", "projects[1].memos"),
     ]
     (tmp_path / "bad.yaml").write_text("widgets: [[nested]]\n")
     with pytest.raises(ScenarioError) as caught:
-        FakeService(tmp_path / "bad.yaml")
+        FakeService(tmp_path / "bad.yaml", areas=areas)
     assert caught.value.details[0].line == 1
     assert caught.value.details[0].where == "widgets[0]"
+    with pytest.raises(ScenarioError, match="widgets"):  # not a key of the default areas
+        FakeService(tmp_path / "s.yaml")
 
 
-def test_section_loader_errors_name_the_record(isolated_sections: None, tmp_path: Path) -> None:
+def test_section_loader_errors_name_the_record(tmp_path: Path) -> None:
     def explode(service: Any, project: Any, value: Any, where: str) -> None:
         raise ScenarioError([(where, "no good")])
 
-    register_project_section("boom", explode)
+    def register(setup: Composition) -> None:
+        setup.project_section("boom", explode)
+
     (tmp_path / "s.yaml").write_text(
         "users: [{username: o}]\nprojects:\n  - {path: o/p, boom: 1}\n"
     )
     with pytest.raises(ScenarioError) as caught:
-        FakeService(tmp_path / "s.yaml")
+        FakeService(tmp_path / "s.yaml", areas=with_area(register))
     (problem,) = caught.value.details
     assert (problem.line, problem.where, problem.message) == (3, "projects[0].boom", "no good")
 
 
-def test_declared_only_section_is_accepted(isolated_sections: None) -> None:
-    register_project_section("extra", None, schema=schema.INT)
-    FakeService({"users": [{"username": "o"}], "projects": [{"path": "o/p", "extra": 3}]})
+def test_declared_only_section_is_accepted() -> None:
+    def register(setup: Composition) -> None:
+        setup.project_section("extra", None, schema=schema.INT)
+
+    areas = with_area(register)
+    FakeService(
+        {"users": [{"username": "o"}], "projects": [{"path": "o/p", "extra": 3}]}, areas=areas
+    )
     with pytest.raises(ScenarioError):
-        FakeService({"users": [{"username": "o"}], "projects": [{"path": "o/p", "extra": "x"}]})
+        FakeService(
+            {"users": [{"username": "o"}], "projects": [{"path": "o/p", "extra": "x"}]},
+            areas=areas,
+        )
 
 
-def test_builtin_keys_cannot_be_redefined(isolated_sections: None) -> None:
+def test_builtin_keys_cannot_be_redefined() -> None:
+    setup = Composition()
     with pytest.raises(ValueError, match="built-in"):
-        register_project_section("members", None)
-    register_section("projects", lambda service, data: None)
+        setup.project_section("members", None)
+    setup.scenario_section("projects", lambda service, data: None)
 
 
-def test_registered_actions_run_in_replays(isolated_sections: None, tmp_path: Path) -> None:
+def test_registered_actions_run_in_replays(tmp_path: Path) -> None:
     seen: list[Any] = []
 
     def ping(service: Any, value: Any, variables: dict[str, Any]) -> None:
@@ -190,7 +207,10 @@ def test_registered_actions_run_in_replays(isolated_sections: None, tmp_path: Pa
         if value == "fail":
             raise AssertionError("ping failed on purpose")
 
-    register_action("ping", ping, schema=schema.STR)
+    def register(setup: Composition) -> None:
+        setup.replay_action("ping", ping, schema=schema.STR)
+
+    areas = with_area(register)
     (tmp_path / "s.yaml").write_text(
         """\
 extends: default
@@ -201,6 +221,6 @@ steps:
   - ping: fail
 """
     )
-    result = replay(tmp_path / "s.yaml")
+    result = replay(tmp_path / "s.yaml", service_factory=lambda: FakeService(None, areas=areas))
     assert seen[0] == ("hello root", {"me": "root"})
     assert [o.failures for o in result.outcomes] == [[], [], ["ping failed on purpose"]]

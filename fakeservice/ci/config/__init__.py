@@ -45,7 +45,8 @@ Modules (each holds one stage; this package re-exports the public API):
 - :mod:`.validate`: step 6; :mod:`.normalize`: step 7; :mod:`.logical`: step 8;
 - :mod:`.parsing`: :func:`parse` and :func:`parse_child`, which run the steps in order;
 - :mod:`.durations`: human durations; :mod:`.expressions`: ``rules:if`` expressions;
-- :mod:`.planning`: :func:`plan`; :mod:`.lint`: the lint answers.
+- :mod:`.planning`: :func:`plan`; :mod:`.lint`: the lint answers;
+- :mod:`.routes`: the lint endpoints (not re-exported: it is the CI area's web layer).
 """
 
 from __future__ import annotations

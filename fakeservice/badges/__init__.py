@@ -1,0 +1,1 @@
+"""Badges of projects and groups, with their placeholders rendered for a project."""

@@ -1,0 +1,60 @@
+"""The CI area's registration: tables, endpoints (jobs, pipelines, artifacts, lint, the
+``/_fake/ci`` runner controls), reactions to other areas (a project going, refs moving,
+a job token presented), the CI scenario keys and replay actions, and ``service.runner``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.ci import (
+        job_token_scope,
+        lifecycle,
+        models,
+        routes_erase,
+        routes_latest,
+        scenario,
+        variables_models,
+        variables_routes,
+        variables_scenario,
+    )
+    from fakeservice.ci.artifacts import routes as artifact_routes
+    from fakeservice.ci.config import routes as lint_routes
+    from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
+    from fakeservice.ci.jobs import routes as job_routes
+    from fakeservice.ci.jobs.operations import token_lookup
+    from fakeservice.ci.pipelines import bridges, push
+    from fakeservice.ci.pipelines import routes as pipeline_routes
+    from fakeservice.ci.runner import extension
+    from fakeservice.ci.runner import routes as runner_routes
+    from fakeservice.projects.models import PROJECT_DELETED
+    from fakeservice.repository.models import REFS_MOVED
+    from fakeservice.web.auth import JOB_TOKEN_LOOKUP
+
+    setup.tables(models.install)
+    setup.tables(variables_models.install)
+    for routes in (
+        job_routes,
+        pipeline_routes,
+        artifact_routes,
+        lint_routes,
+        runner_routes,
+        routes_erase,
+        routes_latest,
+        variables_routes,
+        job_token_scope,
+    ):
+        setup.routes(routes.api)  # one router, shared by the area's routes modules
+    setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
+    setup.listen(REFS_MOVED, push.on_refs_moved)
+    setup.listen(JOB_TOKEN_LOOKUP, token_lookup)
+    setup.listen(BRIDGE_PENDING, bridges.start_bridge)
+    setup.listen(DOWNSTREAM_COMPLETED, bridges.settle_bridge)
+    scenario.register(setup.sections)
+    variables_scenario.register(setup.sections)
+    job_token_scope.register(setup.sections)
+    setup.extension(extension.extend)

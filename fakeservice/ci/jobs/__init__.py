@@ -1,0 +1,1 @@
+"""CI jobs: operations on jobs (cancel, retry, play, job tokens) and the job endpoints."""

@@ -1,0 +1,2 @@
+"""CI pipelines: creating them (from the CI file, bridges, pushes), listing, operating on
+them, and the pipeline endpoints."""

@@ -1,0 +1,1 @@
+"""The instance itself: its plan, repository storages, application settings and background work."""

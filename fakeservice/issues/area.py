@@ -1,0 +1,17 @@
+"""The issues area's registration: issues (table, endpoints, ``projects[].issues`` in
+scenarios)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.issues import models, routes, scenario
+
+    setup.tables(models.install)
+    setup.routes(routes.api)
+    scenario.register(setup.sections)

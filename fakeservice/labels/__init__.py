@@ -1,0 +1,1 @@
+"""Project and group labels (seed 001 §2.2 ``labels``; the real labels endpoints)."""

@@ -1,0 +1,23 @@
+"""The merge requests area's registration: table, endpoints (``routes`` and ``actions``
+share one router), the reaction to pushes (``REFS_MOVED``), ``projects[].merge_requests``
+in scenarios, and the extension that settles mergeability checks, rebases and merges
+waiting on a pipeline (registered after CI's, whose runner catches up first)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.merge_requests import actions, extension, models, operations, routes, scenario
+    from fakeservice.repository.models import REFS_MOVED
+
+    setup.tables(models.install)
+    for module in (routes, actions):
+        setup.routes(module.api)  # one router, shared by the area's routes modules
+    setup.listen(REFS_MOVED, operations.react_to_push)
+    scenario.register(setup.sections)
+    setup.extension(extension.extend)

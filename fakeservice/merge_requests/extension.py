@@ -1,0 +1,26 @@
+"""The merge requests area's service extension (registered by its area): finish
+mergeability checks and rebases when they are due and merge what waits on a pipeline,
+whenever the clock moves and before every request (after the runner caught up)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fakeservice.merge_requests.pipelines import settle
+from fakeservice.web.http import Request, Response
+
+if TYPE_CHECKING:
+    from fakeservice.host import Host as FakeService
+
+
+def extend(service: FakeService) -> None:
+    def catch_up(*_args: Any) -> None:
+        with service.store.lock:
+            settle(service.store, service.clock.now())
+
+    def before(_request: Request) -> Response | None:
+        catch_up()
+        return None
+
+    service.clock.on_change(catch_up)
+    service.add_hooks(before=before)

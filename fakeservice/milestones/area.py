@@ -1,0 +1,17 @@
+"""The milestones area's registration: project and group milestones (table, endpoints,
+the ``milestones`` keys of ``projects[]`` and ``groups[]`` in scenarios)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.milestones import models, routes, scenario
+
+    setup.tables(models.install)
+    setup.routes(routes.api)
+    scenario.register(setup.sections)

@@ -1,0 +1,1 @@
+"""Namespaces API: the caller's namespaces, lookups by id or full path, path availability."""

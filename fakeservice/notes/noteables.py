@@ -1,0 +1,55 @@
+"""The noteables this area registers itself: issues and merge requests (snippets register
+from the snippets area, epics from the epics area)."""
+
+from __future__ import annotations
+
+from fakeservice.issues import models as issues
+from fakeservice.issues.routes import find_issue
+from fakeservice.members.models import OWNER
+from fakeservice.merge_requests import access as mr_access
+from fakeservice.merge_requests import models as merge_requests
+from fakeservice.notes.registry import Noteable, Target
+from fakeservice.notes.routes import register_noteable
+from fakeservice.projects.lookup import access_level, find_project_or_404
+from fakeservice.web.context import Context
+from fakeservice.web.params import INT, STR, Param
+from fakeservice.web.routing import REQUIRED
+
+PROJECT_ID = Param(
+    "id", STR, required=True, description="The ID or URL-encoded path of the project"
+)
+
+
+def _issue(ctx: Context) -> Target:
+    project = find_project_or_404(ctx, ctx.params["id"])
+    record = find_issue(ctx, project, ctx.params["issue_iid"])
+    role = access_level(ctx, project)
+    return Target(record, project.id, role >= OWNER, role, issues.issues)
+
+
+def _merge_request(ctx: Context) -> Target:
+    project, record = mr_access.merge_request(ctx)
+    role = access_level(ctx, project)
+    return Target(record, project.id, role >= OWNER, role, merge_requests.merge_requests)
+
+
+def register() -> None:
+    """Declare the note endpoints of issues and merge requests."""
+    register_noteable(
+        Noteable(
+            type="Issue",
+            base="/projects/:id/issues/:issue_iid/notes",
+            params=(PROJECT_ID, Param("issue_iid", INT, required=True)),
+            find=_issue,
+            confidential=True,
+        )
+    )
+    register_noteable(
+        Noteable(
+            type="MergeRequest",
+            base="/projects/:id/merge_requests/:merge_request_iid/notes",
+            params=(PROJECT_ID, Param("merge_request_iid", INT, required=True)),
+            find=_merge_request,
+            auth=REQUIRED,
+        )
+    )

@@ -1,0 +1,1 @@
+"""Topics: the instance's project topics, fed by project ``topics`` and managed by administrators."""

@@ -1,0 +1,7 @@
+"""The transfer area's router: its routes modules declare their endpoints on ``api``."""
+
+from __future__ import annotations
+
+from fakeservice.web.routing import AreaRouter
+
+api = AreaRouter("transfer")

@@ -1,0 +1,135 @@
+"""A small declarative applier, as configuration-as-code tools work: for each object of a
+description, look it up, create it when missing or update only what differs, then read it
+back and check it equals the description. Used by the idempotence test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import gitlab
+
+Config = Mapping[str, Any]
+
+
+def _differs(obj: Any, wanted: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in wanted.items() if getattr(obj, k, None) != v}
+
+
+def _update(obj: Any, wanted: Mapping[str, Any]) -> None:
+    changed = _differs(obj, wanted)
+    if changed:
+        for key, value in changed.items():
+            setattr(obj, key, value)
+        obj.save()
+
+
+def _user_id(gl: gitlab.Gitlab, username: str) -> int:
+    return int(gl.users.list(username=username)[0].id)
+
+
+def ensure_members(gl: gitlab.Gitlab, owner: Any, wanted: Mapping[str, int]) -> None:
+    present = {m.username: m for m in owner.members.list(get_all=True)}
+    for username, level in wanted.items():
+        member = present.get(username)
+        if member is None:
+            owner.members.create({"user_id": _user_id(gl, username), "access_level": level})
+        elif member.access_level != level:
+            member.access_level = level
+            member.save()
+
+
+def ensure_badges(owner: Any, wanted: list[Mapping[str, str]], kind: str) -> None:
+    present = {b.name: b for b in owner.badges.list(get_all=True) if b.kind == kind}
+    for badge in wanted:
+        found = present.get(badge["name"])
+        if found is None:
+            owner.badges.create(dict(badge))
+        else:
+            _update(found, badge)
+
+
+def ensure_protected_branches(project: Any, wanted: Mapping[str, Mapping[str, int]]) -> None:
+    present = {pb.name: pb for pb in project.protectedbranches.list(get_all=True)}
+    for name, levels in wanted.items():
+        found = present.get(name)
+        if found is not None and (
+            found.push_access_levels[0]["access_level"] == levels["push_access_level"]
+            and found.merge_access_levels[0]["access_level"] == levels["merge_access_level"]
+        ):
+            continue
+        if found is not None:
+            project.protectedbranches.delete(name)
+        project.protectedbranches.create({"name": name, **levels})
+
+
+def _get_or_create(manager: Any, path: str, payload: Callable[[str, str], dict[str, Any]]) -> Any:
+    """The object at ``path``, created from ``payload(parent_path, short_path)`` if missing."""
+    try:
+        return manager.get(path)
+    except gitlab.GitlabGetError:
+        parent, _, short = path.rpartition("/")
+        return manager.create(payload(parent, short))
+
+
+def ensure_group(gl: gitlab.Gitlab, spec: Config) -> Any:
+    def payload(parent: str, short: str) -> dict[str, Any]:
+        out = {"name": spec["name"], "path": short, **spec["settings"]}
+        if parent:
+            out["parent_id"] = gl.groups.get(parent).id
+        return out
+
+    group = _get_or_create(gl.groups, spec["path"], payload)
+    _update(group, spec["settings"])
+    ensure_members(gl, group, spec.get("members", {}))
+    ensure_badges(group, spec.get("badges", []), "group")
+    return group
+
+
+def ensure_project(gl: gitlab.Gitlab, spec: Config) -> Any:
+    def payload(namespace: str, short: str) -> dict[str, Any]:
+        return {
+            "name": spec["name"],
+            "path": short,
+            "namespace_id": gl.namespaces.get(namespace).id,
+            "initialize_with_readme": True,
+            **spec["settings"],
+        }
+
+    project = _get_or_create(gl.projects, spec["path"], payload)
+    _update(project, spec["settings"])
+    ensure_members(gl, project, spec.get("members", {}))
+    ensure_protected_branches(project, spec.get("protected_branches", {}))
+    ensure_badges(project, spec.get("badges", []), "project")
+    return project
+
+
+def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
+    """What differs between the instance and ``config`` (empty when they agree)."""
+    problems: list[str] = []
+    for spec in config["groups"]:
+        group = gl.groups.get(spec["path"])
+        problems += [f"{spec['path']}.{k}" for k in _differs(group, spec["settings"])]
+        levels = {m.username: m.access_level for m in group.members.list(get_all=True)}
+        problems += [
+            f"{spec['path']} member {u}"
+            for u, lv in spec.get("members", {}).items()
+            if levels.get(u) != lv
+        ]
+    for spec in config["projects"]:
+        project = gl.projects.get(spec["path"])
+        problems += [f"{spec['path']}.{k}" for k in _differs(project, spec["settings"])]
+        names = {b.name for b in project.badges.list(get_all=True)}
+        problems += [
+            f"{spec['path']} badge {b['name']}"
+            for b in spec.get("badges", [])
+            if b["name"] not in names
+        ]
+    return problems
+
+
+def apply(gl: gitlab.Gitlab, config: Config) -> None:
+    for spec in config["groups"]:
+        ensure_group(gl, spec)
+    for spec in config["projects"]:
+        ensure_project(gl, spec)
