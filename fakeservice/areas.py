@@ -91,6 +91,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.access_tokens.area",
     "fakeservice.deploy.area",
     "fakeservice.keys.area",
+    "fakeservice.avatars.area",
 )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TextIO
 
 from fakeservice.core.clock import CLOCK_MODES
+from fakeservice.web.vendor_headers import HeaderPrefixError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8080, help="port (0: any free port)")
     serve.add_argument("--state-file", type=Path, help="restore from and save the state to PATH")
     serve.add_argument("--clock", choices=CLOCK_MODES, help="clock mode (default: the scenario's)")
+    serve.add_argument(
+        "--header-prefix",
+        help="vendor header prefix (default X-Service- as in the spec; X-Gitlab- for real clients)",
+    )
     serve.add_argument("--log-level", default="warning", help="uvicorn log level")
     serve.add_argument(
         "--cors-origin",
@@ -109,6 +114,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
             base_url=url,
             cors_origins=args.cors_origin,
             journal_capacity=args.journal_size,
+            header_prefix=args.header_prefix,
         )
         if args.state_file is not None:
             if args.state_file.exists():
@@ -118,7 +124,7 @@ def serve(args: argparse.Namespace, out: TextIO | None = None) -> int:
             service.persist_to(args.state_file)
         if args.clock:
             service.set_clock_mode(args.clock)
-    except (ScenarioError, StateFileError) as exc:
+    except (ScenarioError, StateFileError, HeaderPrefixError) as exc:
         sock.close()
         print(f"fakeservice: {exc}", file=sys.stderr)
         return 2

@@ -30,6 +30,7 @@ from fakeservice.web.auth import Caller
 from fakeservice.web.cors import CorsSettings
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
+from fakeservice.web.vendor_headers import set_header_prefix
 
 if TYPE_CHECKING:
     from fakeservice.control.faults import Faults
@@ -62,6 +63,8 @@ class FakeService:
     :data:`fakeservice.areas.AREAS`); a scenario may only use their keys.
     ``cors_origins`` turns CORS on for those origins (``"*"``: any), see
     :mod:`fakeservice.web.cors`. ``app`` is the Starlette application serving it.
+    ``header_prefix`` replaces the spec's ``X-Service-`` vendor header prefix (for
+    example ``"X-Gitlab-"``); it wins over the scenario's ``header_prefix``.
     """
 
     # Attached at construction by the areas' extensions (``setup.extension``).
@@ -80,6 +83,7 @@ class FakeService:
         areas: Sequence[Area] | None = None,
         cors_origins: Iterable[str] = (),
         journal_capacity: int | None = None,
+        header_prefix: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.cors = CorsSettings(cors_origins)
@@ -100,6 +104,8 @@ class FakeService:
             self.load_scenario(scenario)
         if journal_capacity is not None:
             self.journal.resize(journal_capacity)
+        if header_prefix is not None:
+            set_header_prefix(self.store, header_prefix)
         self.mark_initial()
 
     @classmethod
@@ -117,6 +123,9 @@ class FakeService:
         if kw.get("journal_capacity") is not None:
             service.journal.resize(kw["journal_capacity"])
         service._initial = template.snapshot
+        if kw.get("header_prefix") is not None:
+            set_header_prefix(service.store, kw["header_prefix"])
+            service._initial = service.snapshot()
         service.control.mark_initial()
         service._track()
         return service

@@ -12,6 +12,7 @@ project ``404 Pipeline Not Found``; a job id that is not a build of the project
 
 from __future__ import annotations
 
+from fakeservice.ci.job_token_scope import check_job_token
 from fakeservice.ci.models import Job, Pipeline, find_build, find_pipeline
 from fakeservice.core.errors import Forbidden, or_404
 from fakeservice.members.models import DEVELOPER, MAINTAINER, OWNER, REPORTER
@@ -46,6 +47,7 @@ def readable_project(ctx: Context) -> Project:
     project = project_from_path(ctx)
     if not can_read(ctx, project):
         raise Forbidden()
+    check_job_token(ctx, project)
     return project
 
 

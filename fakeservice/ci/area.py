@@ -11,7 +11,17 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.ci import lifecycle, models, scenario
+    from fakeservice.ci import (
+        job_token_scope,
+        lifecycle,
+        models,
+        routes_erase,
+        routes_latest,
+        scenario,
+        variables_models,
+        variables_routes,
+        variables_scenario,
+    )
     from fakeservice.ci.artifacts import routes as artifact_routes
     from fakeservice.ci.config import routes as lint_routes
     from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
@@ -26,7 +36,18 @@ def register(setup: Composition) -> None:
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP
 
     setup.tables(models.install)
-    for routes in (job_routes, pipeline_routes, artifact_routes, lint_routes, runner_routes):
+    setup.tables(variables_models.install)
+    for routes in (
+        job_routes,
+        pipeline_routes,
+        artifact_routes,
+        lint_routes,
+        runner_routes,
+        routes_erase,
+        routes_latest,
+        variables_routes,
+        job_token_scope,
+    ):
         setup.routes(routes.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
     setup.listen(REFS_MOVED, push.on_refs_moved)
@@ -34,4 +55,6 @@ def register(setup: Composition) -> None:
     setup.listen(BRIDGE_PENDING, bridges.start_bridge)
     setup.listen(DOWNSTREAM_COMPLETED, bridges.settle_bridge)
     scenario.register(setup.sections)
+    variables_scenario.register(setup.sections)
+    job_token_scope.register(setup.sections)
     setup.extension(extension.extend)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci.artifacts import job_artifacts as artifacts
+from fakeservice.ci.detailed_status import job_status, pipeline_status
 from fakeservice.ci.machines import job_duration, job_queued_duration
 from fakeservice.ci.models import Job, Pipeline, latest_jobs, pipelines
 from fakeservice.core.clock import iso
@@ -123,6 +124,13 @@ class Renderer:
         if job.status == "failed":
             out["failure_reason"] = job.failure_reason
         out["web_url"] = self.job_url(job)
+        out["detailed_status"] = job_status(
+            job.status,
+            self.job_url(job).removeprefix(self.base_url),
+            allow_failure=job.allow_failure,
+            failure_reason=job.failure_reason,
+            retryable=not job.retried,
+        )
         out["project"] = {"ci_job_token_scope_enabled": False}
         return out
 
@@ -190,9 +198,20 @@ class Renderer:
                 "duration": _whole(pipeline.duration),
                 "queued_duration": _number(pipeline.queued_duration),
                 "coverage": self.coverage(pipeline),
+                "detailed_status": pipeline_status(
+                    pipeline.status,
+                    self.pipeline_url(pipeline).removeprefix(self.base_url),
+                    warnings=pipeline.status == "success" and self._has_warnings(pipeline),
+                ),
             }
         )
         return out
+
+    def _has_warnings(self, pipeline: Pipeline) -> bool:
+        return any(
+            job.allow_failure and job.status in ("failed", "canceled")
+            for job in latest_jobs(self.store, pipeline.id)
+        )
 
     def coverage(self, pipeline: Pipeline) -> str | None:
         values = [

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.control import routes, scenario, service
+    from fakeservice.control import header_prefix, routes, scenario, service
     from fakeservice.dashboard import builtin_panels
     from fakeservice.web import cors
 
@@ -19,3 +19,4 @@ def register(setup: Composition) -> None:
     cors.register(setup.sections)
     builtin_panels.register(setup)
     scenario.register(setup.sections)
+    header_prefix.register(setup.sections)

@@ -23,6 +23,7 @@ from typing import Any
 import attrs
 
 from fakeservice.control.patterns import RequestPattern
+from fakeservice.core.errors import MalformedString
 from fakeservice.web.http import BodyError, Request, UploadedFile, parse_body, parse_query
 
 DEFAULT_CAPACITY = 10_000
@@ -67,7 +68,7 @@ def decode_body(request: Request) -> Any:
     if "json" in ctype or "multipart/form-data" in ctype or "x-www-form-urlencoded" in ctype:
         try:
             return _plain(parse_body(request))
-        except BodyError:
+        except (BodyError, MalformedString):
             return raw.decode("utf-8", "replace")
     return raw.decode("utf-8", "replace")
 
@@ -139,7 +140,7 @@ class Journal:
                 time=time,
                 method=request.method,
                 path=request.raw_path,
-                query=parse_query(request.query_string),
+                query=parse_query(request.query_string, strict=False),
                 user=user,
                 status=status,
                 body=decode_body(request),

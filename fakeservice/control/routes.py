@@ -68,7 +68,12 @@ def list_snapshots(ctx: Context) -> Any:
     return {"ids": ctx.service.control.snapshots.ids()}
 
 
-@api.post("/_fake/restore", params=(Param("id", STR, required=True),), status=200, **CONTROL)
+@api.post(
+    "/_fake/restore",
+    params=(Param("id", STR, required=True, allow_blank=False),),
+    status=200,
+    **CONTROL,
+)
 def restore(ctx: Context) -> Any:
     """Restore a snapshot taken with ``POST /_fake/snapshot``."""
     try:

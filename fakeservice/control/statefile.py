@@ -20,6 +20,7 @@ The file is a pickle: load only files this tool wrote.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import pickle
 import struct
@@ -50,6 +51,7 @@ class StateFileError(RuntimeError):
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new file, whole."""
     directory = path.parent if str(path.parent) else Path(".")
+    remove_strays(path)
     handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(handle, "wb") as out:
@@ -148,7 +150,7 @@ def remove_strays(path: str | Path) -> None:
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
     with contextlib.suppress(OSError):
-        for stray in directory.glob(f".{path.name}.*.tmp"):
+        for stray in directory.glob(f".{glob.escape(path.name)}.*.tmp"):
             with contextlib.suppress(OSError):
                 stray.unlink()
 

@@ -17,6 +17,11 @@ UTC = dt.UTC
 DEFAULT_START = dt.datetime(2026, 1, 1, 9, 0, 0, tzinfo=UTC)
 
 
+# The latest instant a clock may show: far enough that ``now + any lifetime`` still fits.
+LATEST = dt.datetime(9000, 1, 1, tzinfo=dt.UTC)
+_LATEST_TEXT = "9000-01-01T00:00:00Z"
+
+
 class ClockError(ValueError):
     """Raised when a clock is asked to do what its mode forbids (e.g. move a frozen clock)."""
 
@@ -63,10 +68,18 @@ class Clock:
     # -- moving --------------------------------------------------------------------------
     def advance(self, seconds: float = 0.0, **delta: float) -> dt.datetime:
         """Move a manual clock forward by ``seconds`` (plus ``minutes=``, ``hours=``...)."""
-        step = dt.timedelta(seconds=seconds, **delta)
-        if step < dt.timedelta(0):
-            raise ClockError("the clock cannot go backwards")
-        return self.set(self.now() + step)
+        try:
+            step = dt.timedelta(seconds=seconds, **delta)
+            if step < dt.timedelta(0):
+                raise ClockError("the clock cannot go backwards")
+            when = self.now() + step
+        except (OverflowError, ValueError) as exc:
+            if isinstance(exc, ClockError):
+                raise
+            raise ClockError(
+                f"the clock cannot move that far (the latest time is {_LATEST_TEXT})"
+            ) from exc
+        return self.set(when)
 
     def set(self, when: dt.datetime) -> dt.datetime:
         """Set a manual clock to ``when``, which may not be earlier than now."""
@@ -74,6 +87,8 @@ class Clock:
             raise ClockError(f"a {self.mode} clock cannot be moved; use mode 'manual'")
         when = _aware(when)
         before = self._now
+        if when > LATEST:
+            raise ClockError(f"the clock cannot move that far (the latest time is {_LATEST_TEXT})")
         if when < before:
             raise ClockError("the clock cannot go backwards")
         self._now = when

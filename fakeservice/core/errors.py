@@ -184,6 +184,16 @@ class MethodNotAllowed(ApiError):
         super().__init__({"error": error}, headers=headers)
 
 
+class MalformedString(ApiError):
+    """400 ``Bad Request`` (text) for a path or parameter that is not valid UTF-8, as the
+    real service's malformed-strings guard answers before any routing."""
+
+    status = 400
+
+    def __init__(self) -> None:
+        super().__init__("Bad Request", content_type="text/plain")
+
+
 class PayloadTooLarge(ApiError):
     status = 413
 

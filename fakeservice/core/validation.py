@@ -3,6 +3,7 @@ words them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 MAX_LENGTH = 255
@@ -20,3 +21,12 @@ def name_errors(name: Any, maximum: int = MAX_LENGTH) -> list[str]:
     if name is None or not str(name).strip():
         return ["can't be blank"]
     return too_long(name, maximum)
+
+
+def length_errors(fields: Mapping[str, Any], limits: Mapping[str, int]) -> dict[str, list[str]]:
+    """``is too long`` for each of ``fields`` longer than its limit in ``limits``."""
+    return {
+        name: too_long(fields[name], maximum)
+        for name, maximum in limits.items()
+        if too_long(fields.get(name), maximum)
+    }

@@ -10,10 +10,11 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.environments import lifecycle, models, routes, scenario
+    from fakeservice.environments import lifecycle, models, routes, scenario, update
     from fakeservice.projects.models import PROJECT_DELETED
 
     setup.tables(models.install)
-    setup.routes(routes.api)
+    for module in (routes, update):
+        setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.forget_environments)
     scenario.register(setup.sections)

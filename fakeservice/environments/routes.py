@@ -12,6 +12,7 @@ from typing import Any
 
 from fakeservice.core.errors import ParamError, or_404
 from fakeservice.environments import models
+from fakeservice.environments.router import api
 from fakeservice.environments.views import protected_environment_view
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
@@ -19,9 +20,7 @@ from fakeservice.projects.models import Project
 from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.params import HASH, INT, STR, Array, Param
-from fakeservice.web.routing import REQUIRED, AreaRouter
-
-api = AreaRouter("environments")
+from fakeservice.web.routing import REQUIRED
 
 PATH = "/projects/:id/protected_environments"
 ID = Param("id", STR, required=True, description="The ID or URL-encoded path of the project")

@@ -53,6 +53,7 @@ class Namespace:
     custom_attributes: dict[str, str] = attrs.field(factory=dict)
     shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
     statistics: dict[str, int] = attrs.field(factory=dict)
+    avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     @property
     def is_group(self) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 
 from sortedcontainers import SortedList
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import Forbidden, MethodNotAllowed, ParamError, ValidationFailed
 from fakeservice.core.store import Selection, SortKey, Table
 from fakeservice.groups import settings
@@ -49,6 +50,7 @@ from fakeservice.members.access import (
 from fakeservice.members.models import MAINTAINER, NAMESPACE, OWNER, add_member
 from fakeservice.projects.models import ORDERS, Project, projects
 from fakeservice.projects.routes import filter_projects, project_renderer
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE, decode_cursor, encode_cursor
@@ -518,7 +520,7 @@ def get_group(ctx: Context) -> Any:
 
 
 # -- create, update, delete ----------------------------------------------------------------
-SETTINGS_PARAMS = settings.TABLE.params
+SETTINGS_PARAMS = (*settings.TABLE.params, Param("avatar", AVATAR_FILE))
 
 
 def _settings(ctx: Context) -> dict[str, Any]:
@@ -570,6 +572,7 @@ def create(ctx: Context) -> Any:
         access_level=OWNER,
         created_by_id=ctx.user.id,
     )
+    attach(ctx.store, "group", group, p.get("avatar"))
     return _detail(ctx, group, with_projects=True)
 
 
@@ -595,6 +598,7 @@ def edit(ctx: Context) -> Any:
             fields[name] = p[name]
     update_group(ctx.store, group, ctx.now, **fields)
     settings.TABLE.apply(group, changes)
+    attach(ctx.store, "group", group, p.get("avatar"))
     return _detail(ctx, group, with_projects=True)
 
 
@@ -603,5 +607,6 @@ def delete(ctx: Context) -> Any:
     """Delete a group with its subgroups and projects (Owner); answers 202 as the service does."""
     group = find_group_or_404(ctx, ctx.params["id"])
     require_group_access(ctx, group, OWNER)
+    require_unmodified_since(ctx.request, group.updated_at)
     delete_group(ctx.store, group)
     return json_response({"message": "202 Accepted"}, 202)

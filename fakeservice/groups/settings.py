@@ -10,7 +10,7 @@ from typing import Any
 
 from fakeservice.groups.models import VISIBILITIES
 from fakeservice.web.params import BOOL, HASH, INT, STR, ParamType
-from fakeservice.web.settings_table import Alias, Setting, SettingsTable, between
+from fakeservice.web.settings_table import Alias, Setting, SettingsTable, between, too_long
 
 PROJECT_CREATION_LEVELS = ("noone", "owner", "maintainer", "developer", "administrator")
 SHARED_RUNNERS = (
@@ -37,7 +37,7 @@ def _detail(name: str, type_: ParamType, default: Any = None, **kw: Any) -> Sett
 
 
 SETTINGS: tuple[Setting, ...] = (
-    _attr("description", STR, ""),
+    _attr("description", STR, "", validate=too_long(500)),
     _attr("visibility", STR, "private", values=VISIBILITIES),
     _attr("share_with_group_lock", BOOL, False),
     _attr("require_two_factor_authentication", BOOL, False),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fakeservice.avatars.models import avatar_url
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.groups import settings
@@ -57,7 +58,7 @@ def group_view(
         "lfs_enabled": group.lfs_enabled,
         "default_branch": None,
         "default_branch_protection": group.default_branch_protection,
-        "avatar_url": None,
+        "avatar_url": avatar_url(group, base_url),
         "web_url": group_web_url(group, base_url),
         "request_access_enabled": group.request_access_enabled,
         "full_name": group.full_name,

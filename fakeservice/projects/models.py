@@ -109,6 +109,7 @@ class Project:
         }
     )
     marked_for_deletion_on: dt.date | None = None
+    avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     def feature_enabled(self, feature: str) -> bool:
         return self.features.get(feature, "enabled") != "disabled"

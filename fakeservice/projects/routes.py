@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import MethodNotAllowed, NotFound, ValidationFailed
 from fakeservice.core.events import listeners
 from fakeservice.core.store import Selection, as_id
@@ -31,6 +32,7 @@ from fakeservice.projects.models import (
 from fakeservice.projects.views import project_full, project_simple, statistics_view
 from fakeservice.topics import models as topic_models
 from fakeservice.users.views import custom_attributes
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.pagination import KEYSET_UNAVAILABLE
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, AtLeastOne, Param
@@ -307,7 +309,7 @@ def get_project(ctx: Context) -> Any:
     return project_detail(ctx, find_project_or_404(ctx, ctx.params["id"]))
 
 
-EDIT_PARAMS = settings.PARAMS
+EDIT_PARAMS = (*settings.PARAMS, Param("avatar", AVATAR_FILE))
 
 # Areas react to project creation through the API (e.g. the repository area's
 # ``initialize_with_readme``) by listening to this event: ``hook(ctx, project, params)``.
@@ -327,6 +329,25 @@ def _changes(ctx: Context, project: Project | None) -> dict[str, Any]:
 # who may create projects in a group, by its ``project_creation_level`` (``noone`` and
 # ``administrator``: administrators only)
 CREATION_ROLES = {"developer": DEVELOPER, "maintainer": MAINTAINER, "owner": OWNER}
+
+
+def _check_personal_limit(ctx: Context, creator: Any) -> None:
+    """The creator's ``projects_limit`` bounds its personal projects (0: none at all)."""
+    limit = creator.projects_limit
+    owned = len(projects(ctx.store).sorted["ns_by_id"].part(creator.namespace_id))
+    if owned < limit:
+        return
+    if limit == 0:
+        message = (
+            "Personal project creation is not allowed. "
+            "Please contact your administrator with questions"
+        )
+    else:
+        message = (
+            f"Your project limit is {limit} projects! "
+            "Please contact your administrator to increase it"
+        )
+    raise ValidationFailed({"limit_reached": [message]})
 
 
 def _target_namespace(ctx: Context) -> Namespace:
@@ -356,6 +377,8 @@ def _target_namespace(ctx: Context) -> Namespace:
 def _create_in(ctx: Context, namespace: Namespace, creator: Any) -> Any:
     """Validate, create (with its settings) and answer a new project of ``creator``."""
     changes = _changes(ctx, None)
+    if namespace.kind == "user":
+        _check_personal_limit(ctx, creator)
     changes.setdefault("visibility", "private")
     project = create_project(
         ctx.store,
@@ -387,6 +410,7 @@ def _create_in(ctx: Context, namespace: Namespace, creator: Any) -> Any:
         )
     for hook in listeners(ctx.store, PROJECT_CREATED):
         hook(ctx, project, ctx.params)
+    attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
 
 
@@ -472,6 +496,7 @@ def edit(ctx: Context) -> Any:
     projects(ctx.store).update(project, updated_at=ctx.now, **fields)
     if "topics" in changes or "visibility" in changes:
         topic_models.recount(ctx.store, [*old_topics, *project.topics])
+    attach(ctx.store, "project", project, ctx.params.get("avatar"))
     return project_detail(ctx, project)
 
 
@@ -483,6 +508,7 @@ def delete(ctx: Context) -> Any:
 
     project = find_project_or_404(ctx, ctx.params["id"])
     require_access(ctx, project, OWNER)
+    require_unmodified_since(ctx.request, project.updated_at)
     delete_project(ctx.store, project)
     raise ApiError({"message": "202 Accepted"}, status=202)
 

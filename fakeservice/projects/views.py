@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fakeservice.avatars.models import avatar_url
 from fakeservice.core.clock import iso
 from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
@@ -29,7 +30,7 @@ def namespace_view(ns: Namespace, base_url: str) -> dict[str, Any]:
         "kind": ns.kind,
         "full_path": ns.full_path,
         "parent_id": ns.parent_id,
-        "avatar_url": None,
+        "avatar_url": avatar_url(ns, base_url),
         "web_url": f"{base_url}/{'groups/' if ns.is_group else ''}{ns.full_path}",
     }
 
@@ -65,7 +66,7 @@ def project_simple(store: Store, project: Project, base_url: str) -> dict[str, A
         "web_url": f"{base_url}/{project.path_with_namespace}",
         "readme_url": None,
         "forks_count": project.forks_count,
-        "avatar_url": None,
+        "avatar_url": avatar_url(project, base_url),
         "star_count": project.star_count,
         "last_activity_at": iso(project.last_activity_at),
         "namespace": namespace_view(ns, base_url),

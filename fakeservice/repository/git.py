@@ -321,6 +321,8 @@ def normalize_path(path: str | None) -> Path:
         raise BadRequest(EMPTY_PATH, raw=True)
     if any("\0" in s for s in segments):
         raise BadRequest(NUL_IN_PATH, raw=True)
+    if (path or "").startswith("/") or any(s.lower() == ".git" for s in segments):
+        raise BadRequest(f"invalid path: '{path}'", raw=True)  # git's own path check
     return tuple(_enc(s) for s in segments)
 
 

@@ -29,7 +29,15 @@ from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
 from fakeservice.repository import protected
 from fakeservice.repository.access import default_branch_protection
-from fakeservice.repository.git import HEADS, ZERO_SHA, Action, ApiFlavour, RefUpdate, Repository
+from fakeservice.repository.git import (
+    HEADS,
+    ZERO_SHA,
+    Action,
+    ApiFlavour,
+    RefUpdate,
+    Repository,
+    valid_branch_name,
+)
 from fakeservice.users.models import User
 
 DEFAULT_BRANCH = "main"
@@ -124,6 +132,33 @@ def commit_files(
     update = RefUpdate(HEADS.decode() + branch, old, sha)
     record_change(store, project, repo, now, updates=(update,), user=user)
     return sha
+
+
+def commit_readme(
+    store: Store,
+    project: Project,
+    repo: Repository,
+    content: bytes,
+    *,
+    user: User,
+    now: dt.datetime,
+    message: str,
+) -> str:
+    """Commit ``README.md`` with ``content`` on the default branch (``main`` when the
+    project's ``default_branch`` is not a valid branch name); returns the commit's sha."""
+    if not valid_branch_name(repo.default_branch):
+        repo.default_branch = DEFAULT_BRANCH
+    actions = [Action("create", "README.md", content)]
+    return commit_files(
+        store,
+        project,
+        repo,
+        actions,
+        user=user,
+        now=now,
+        branch=repo.default_branch,
+        message=message,
+    )
 
 
 def record_change(

@@ -17,9 +17,16 @@ from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected, protected_tags
 from fakeservice.repository.access import can_push_branch
-from fakeservice.repository.git import ZERO_SHA, Branch, RefUpdate, Repository, Tag
+from fakeservice.repository.git import (
+    ZERO_SHA,
+    Branch,
+    RefUpdate,
+    Repository,
+    Tag,
+    valid_branch_name,
+)
 from fakeservice.repository.guards import caller_role, pushable, readable
-from fakeservice.repository.models import commit_email, record_change
+from fakeservice.repository.models import commit_email, commit_readme, record_change
 from fakeservice.repository.router import api
 from fakeservice.repository.views import branch_view, project_web_url, tag_view
 from fakeservice.web.context import Context
@@ -165,9 +172,19 @@ def branch_exists(ctx: Context) -> Any:
 def create_branch(ctx: Context) -> Any:
     """Create a branch at ``ref`` (Developer)."""
     project, repo = pushable(ctx)
+    if repo.is_empty and valid_branch_name(ctx.params["branch"]):
+        _create_default_branch(ctx, project, repo)
     branch = repo.create_branch(ctx.params["branch"], ctx.params["ref"])
     _ref_moved(ctx, project, repo, f"refs/heads/{branch.name}", ZERO_SHA, branch.commit_id)
     return _branch_renderer(ctx, project, repo)(branch)
+
+
+def _create_default_branch(ctx: Context, project: Project, repo: Repository) -> None:
+    """As the service does for a branch in an empty repository: first the default branch,
+    with one commit adding an empty ``README.md``."""
+    commit_readme(
+        ctx.store, project, repo, b"", user=ctx.user, now=ctx.now, message="Add README.md"
+    )
 
 
 @api.delete(BRANCHES + "/:branch", params=(ID, Param("branch", STR, required=True)), auth=REQUIRED)

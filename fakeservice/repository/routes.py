@@ -13,7 +13,7 @@ from typing import Any
 from fakeservice.core.errors import ParamError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
-from fakeservice.repository.git import Action, FileInfo, Repository, valid_branch_name
+from fakeservice.repository.git import Action, FileInfo, Repository
 from fakeservice.repository.guards import (
     commit_request,
     decode_content,
@@ -23,8 +23,7 @@ from fakeservice.repository.guards import (
 )
 from fakeservice.repository.guards import writable as writable_repository
 from fakeservice.repository.models import (
-    DEFAULT_BRANCH,
-    commit_files,
+    commit_readme,
     find_repository,
     read_repository,
 )
@@ -198,17 +197,9 @@ def initialize_with_readme(ctx: Context, project: Project, params: dict[str, Any
     if not params.get("initialize_with_readme"):
         return
     repo = read_repository(ctx.store, project)
-    if not valid_branch_name(repo.default_branch):
-        repo.default_branch = DEFAULT_BRANCH
-    commit_files(
-        ctx.store,
-        project,
-        repo,
-        [Action("create", "README.md", f"# {project.name}\n".encode())],
-        user=ctx.user,
-        now=ctx.now,
-        branch=repo.default_branch,
-        message="Initial commit",
+    content = f"# {project.name}\n".encode()
+    commit_readme(
+        ctx.store, project, repo, content, user=ctx.user, now=ctx.now, message="Initial commit"
     )
 
 

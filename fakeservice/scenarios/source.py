@@ -19,6 +19,8 @@ import yaml
 from fakeservice.scenarios.problems import Problem, ScenarioError
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
+MAX_DEPTH = 64  # far deeper than any scenario needs; deeper input is refused, not recursed
+TOO_DEEP = f"the scenario nests deeper than {MAX_DEPTH} levels"
 
 
 @attrs.frozen
@@ -27,6 +29,22 @@ class ScenarioDocument:
     node: yaml.Node | None
     file: str | None = None
     base_dir: Path = attrs.field(factory=Path.cwd)
+
+
+def _too_deep(data: Any) -> bool:
+    """Whether ``data`` nests deeper than :data:`MAX_DEPTH` (iterative: no recursion limit;
+    a value reached twice, as through a YAML alias, is walked once)."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    seen: set[int] = set()
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(value, dict | list) and id(value) not in seen:
+            seen.add(id(value))
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def builtin_names() -> list[str]:
@@ -67,8 +85,12 @@ def from_text(text: str, name: str = "<text>", base_dir: Path | None = None) -> 
         raise ScenarioError([Problem(f"not valid YAML: {detail}", line=line, file=name)]) from exc
     except yaml.YAMLError as exc:
         raise ScenarioError([Problem(f"not valid YAML: {exc}", file=name)]) from exc
+    except RecursionError as exc:
+        raise ScenarioError([Problem(TOO_DEEP, file=name)]) from exc
     finally:
         loader.dispose()
+    if _too_deep(data):
+        raise ScenarioError([Problem(TOO_DEEP, file=name)])
     if data is None:
         data, node = {}, None
     if not isinstance(data, dict):
@@ -93,6 +115,8 @@ def from_file(path: str | Path) -> ScenarioDocument:
 
 def from_mapping(data: Mapping[str, Any], name: str = "<data>") -> ScenarioDocument:
     plain = dict(data)
+    if _too_deep(plain):
+        raise ScenarioError([Problem(TOO_DEEP, file=name)])
     dumper = yaml.SafeDumper(io.StringIO())
     try:
         node = dumper.represent_data(plain)

@@ -9,7 +9,8 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.tokens import models, routes
+    from fakeservice.tokens import impersonation_routes, models, routes
 
     setup.tables(models.install)
-    setup.routes(routes.api)
+    for module in (routes, impersonation_routes):
+        setup.routes(module.api)  # one router, shared by the area's routes modules

@@ -16,14 +16,13 @@ from fakeservice.core.errors import (
     or_404,
 )
 from fakeservice.tokens.models import SCOPES, AccessToken, find_secret, issue_token, tokens
+from fakeservice.tokens.router import api
 from fakeservice.tokens.views import token_view
 from fakeservice.users.models import find_by_username, hash_password, live_user, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import BOOL, DATE, DATETIME, INT, STR, Array, Param
-from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
-
-api = AreaRouter("tokens")
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED
 
 OAUTH_LIFETIME = 7200
 
@@ -42,7 +41,7 @@ def _issue(ctx: Context, kind: str) -> Any:
     if not p["scopes"]:
         raise ValidationFailed({"scopes": ["can't be blank"]})
     expires = p.get("expires_at")
-    if expires is not None and expires <= ctx.now.date():
+    if expires is not None and expires < ctx.now.date():
         raise ValidationFailed({"expires_at": ["must be in the future"]})
     token = issue_token(
         ctx.store,

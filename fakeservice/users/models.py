@@ -94,6 +94,7 @@ class User:
     following: int = 0
     secondary_emails: list[str] = attrs.field(factory=list)
     deleted: bool = False
+    avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     @property
     def is_internal(self) -> bool:
@@ -216,6 +217,10 @@ def validate_user_fields(
     return errors
 
 
+# An external user cannot create groups or personal projects unless an administrator says so.
+EXTERNAL_DEFAULTS = {"projects_limit": 0, "can_create_group": False}
+
+
 def create_user(store: Store, now: dt.datetime, **fields: Any) -> User:
     """Validate and create a user and its personal namespace."""
     from fakeservice.groups.models import create_user_namespace
@@ -223,6 +228,8 @@ def create_user(store: Store, now: dt.datetime, **fields: Any) -> User:
     errors = validate_user_fields(store, fields)
     if errors:
         raise ValidationFailed(errors)
+    if fields.get("external"):
+        fields = {**EXTERNAL_DEFAULTS, **fields}
     password = fields.pop("password", None)
     skip_confirmation = fields.pop("skip_confirmation", True)
     user = User(
@@ -247,6 +254,8 @@ def modify_user(store: Store, user: User, now: dt.datetime, **fields: Any) -> Us
     if password is not None:
         fields["password_digest"] = hash_password(password)
         fields["password_expired"] = True
+    if fields.get("external") and not user.external:
+        fields = {**EXTERNAL_DEFAULTS, **fields}
     old_username = user.username
     users(store).update(user, updated_at=now, **fields)
     if user.username != old_username or "name" in fields:

@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
+from fakeservice.avatars.models import AVATAR_FILE, attach
 from fakeservice.core.errors import (
     Conflict,
     Forbidden,
@@ -40,7 +41,9 @@ from fakeservice.users.views import (
     user_current,
     user_single,
 )
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
+from fakeservice.web.http import json_response
 from fakeservice.web.params import (
     BOOL,
     DATETIME,
@@ -115,6 +118,7 @@ PROFILE_PARAMS = (
     Param("job_title", STR),
     Param("pronouns", STR),
     Param("commit_email", STR),
+    Param("avatar", AVATAR_FILE),
 )
 SIMPLE_FIELDS = (
     "bio", "can_create_group", "color_scheme_id", "external", "extra_shared_runners_minutes_limit",
@@ -232,9 +236,11 @@ def _users_selection(ctx: Context) -> Selection[User]:
     read_scopes=("read_user",),
 )
 def list_users(ctx: Context) -> Any:
-    """List users."""
+    """List users (anonymous callers only with ``username``)."""
     if ctx.params.get("extern_uid") and not ctx.is_admin:
         raise Unauthorized() if ctx.user is None else Forbidden()
+    if ctx.user is None and not ctx.params.get("username"):
+        raise Forbidden("Not authorized to access /api/v4/users")
     return ctx.paginate(_users_selection(ctx), _list_view(ctx))
 
 
@@ -320,6 +326,7 @@ def create(ctx: Context) -> Any:
     identity = _identity(p)
     if identity is not None:
         users(ctx.store).update(user, identities=[identity])
+    attach(ctx.store, "user", user, p.get("avatar"))
     return user_admin(user, ctx.base_url)
 
 
@@ -358,6 +365,7 @@ def modify(ctx: Context) -> Any:
         others = [i for i in user.identities if i.provider != identity.provider]
         fields["identities"] = [*others, identity]
     modify_user(ctx.store, user, ctx.now, **fields)
+    attach(ctx.store, "user", user, p.get("avatar"))
     return user_admin(user, ctx.base_url)
 
 
@@ -403,6 +411,7 @@ def delete_user(ctx: Context) -> Any:
     from fakeservice.projects.models import delete_project, projects
 
     user = or_404(live_user(ctx.store, ctx.params["id"]), "User")
+    require_unmodified_since(ctx.request, user.updated_at)
     groups_owned = sole_owned_groups(ctx, user)
     if groups_owned and not ctx.params["hard_delete"]:
         raise Conflict("User cannot be removed while is the sole-owner of a group")
@@ -433,13 +442,15 @@ def _set_state(ctx: Context, event: str) -> Any:
     if event == "block":
         if user.is_internal:
             raise Forbidden("An internal user cannot be blocked")
+        if ctx.user is not None and user.id == ctx.user.id:
+            raise Forbidden("The API initiating user cannot be blocked by the API")
         if user.state == "blocked":
-            return True
+            return json_response(None, 201)
         users(ctx.store).update(user, state="blocked")
         return True
     if event == "unblock":
         if user.state == "active":
-            return True
+            return False
         if user.state != "blocked":
             raise Forbidden(
                 f"{user.state.replace('_', ' ').capitalize()} users cannot be unblocked by the API"

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from fakeservice.avatars.models import avatar_url as stored_avatar_url
 from fakeservice.core.clock import iso, iso_date
+from fakeservice.users.markdown import render_inline
 from fakeservice.users.models import User
 
 
-def avatar_url(user: User) -> str | None:
-    return None
+def avatar_url(user: User, base_url: str) -> str | None:
+    return stored_avatar_url(user, base_url)
 
 
 def user_ref(user: User | None, base_url: str) -> dict[str, Any] | None:
@@ -23,7 +25,7 @@ def user_ref(user: User | None, base_url: str) -> dict[str, Any] | None:
         "name": user.name,
         "state": user.state,
         "locked": False,
-        "avatar_url": avatar_url(user),
+        "avatar_url": avatar_url(user, base_url),
         "web_url": f"{base_url}/{user.username}",
     }
 
@@ -181,12 +183,6 @@ def status_view(user: User, now: Any) -> dict[str, Any]:
         "emoji": status.emoji,
         "availability": status.availability,
         "message": message,
-        "message_html": _escape(message) if message else "",
+        "message_html": render_inline(message) if message else "",
         "clear_status_at": iso(status.clear_status_at),
     }
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )

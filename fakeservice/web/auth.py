@@ -19,6 +19,7 @@ from fakeservice.core.errors import (
     InsufficientScope,
     InvalidToken,
     NotFound,
+    ParamError,
     Unauthorized,
 )
 from fakeservice.core.events import listeners
@@ -166,8 +167,11 @@ def authorize(
         allowed = sufficient_scopes(endpoint, request.method)
         if not caller.scopes & set(allowed):
             raise InsufficientScope(allowed)
-    sudo = request.header("sudo") or _str(query.get("sudo"))
-    if isinstance(query.get("sudo"), int):
+    given = query.get("sudo")
+    if given is not None and (isinstance(given, bool) or not isinstance(given, str | int)):
+        raise ParamError("sudo is invalid")  # a single value; an array is not a user
+    sudo = request.header("sudo") or _str(given)
+    if isinstance(given, int):
         sudo = str(query["sudo"])
     if sudo:
         caller = _sudo(store, caller, sudo)

@@ -8,6 +8,7 @@ exception that is not a domain error renders as the service's 500 and is kept on
 
 from __future__ import annotations
 
+import re
 import sys
 import traceback
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ from fakeservice.web.http import (
 from fakeservice.web.pagination import page_params
 from fakeservice.web.params import validate
 from fakeservice.web.routing import Match
+from fakeservice.web.vendor_headers import SPEC_PREFIX, header_prefix, rename
 
 if TYPE_CHECKING:
     from fakeservice.host import Host as FakeService
@@ -57,6 +59,14 @@ def render_error(error: ApiError) -> Response:
     return Response(error.status, headers, body)
 
 
+_HEADER_BREAKS = re.compile(r"[\r\n\0]")
+
+
+def _header_safe(value: str) -> str:
+    """CR, LF and NUL never reach a response header (no header injection or splitting)."""
+    return _HEADER_BREAKS.sub("", value) if _HEADER_BREAKS.search(value) else value
+
+
 def dispatch(service: FakeService, request: Request) -> Response:
     """Answer one request. Never raises."""
     caller = Caller()
@@ -74,6 +84,10 @@ def dispatch(service: FakeService, request: Request) -> Response:
         service.server_errors.append(error)
         traceback.print_exc(file=sys.stderr)
         response = json_response({"message": "500 Internal Server Error"}, 500)
+    response.headers = [(name, _header_safe(value)) for name, value in response.headers]
+    prefix = header_prefix(service.store)
+    if prefix != SPEC_PREFIX:
+        response.headers = rename(response.headers, prefix)
     if request.method == "HEAD":
         response.head_length = len(response.body)
         response.body = b""

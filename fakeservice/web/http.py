@@ -14,6 +14,8 @@ from urllib.parse import parse_qsl, unquote, urlencode
 
 import attrs
 
+from fakeservice.core.errors import MalformedString
+
 MAX_BODY_BYTES = 64 * 1024 * 1024
 
 
@@ -184,8 +186,17 @@ def nest_pairs(pairs: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def parse_query(query_string: str) -> dict[str, Any]:
-    return nest_pairs(parse_qsl(query_string, keep_blank_values=True))
+def _pairs(text: str, strict: bool = True) -> list[tuple[str, str]]:
+    """``key=value`` pairs; a percent-escape that is not UTF-8 is refused (``strict``) or
+    replaced (for records of what was sent, such as the journal)."""
+    try:
+        return parse_qsl(text, keep_blank_values=True, errors="strict" if strict else "replace")
+    except UnicodeDecodeError as error:
+        raise MalformedString() from error
+
+
+def parse_query(query_string: str, *, strict: bool = True) -> dict[str, Any]:
+    return nest_pairs(_pairs(query_string, strict))
 
 
 def parse_body(request: Request) -> dict[str, Any]:
@@ -211,7 +222,7 @@ def parse_body(request: Request) -> dict[str, Any]:
             text = body.decode()
         except UnicodeDecodeError as exc:
             raise BodyError("The request body is not valid UTF-8") from exc
-        return nest_pairs(parse_qsl(text, keep_blank_values=True))
+        return nest_pairs(_pairs(text))
     return {}
 
 

@@ -18,7 +18,7 @@ from urllib.parse import quote_plus
 from fakeservice.core.errors import MethodNotAllowed, ParamError
 from fakeservice.core.store import Selection
 from fakeservice.web.http import Response, dumps
-from fakeservice.web.params import INT, Invalid
+from fakeservice.web.params import INT, Invalid, parse_integer
 
 DEFAULT_PER_PAGE = 20
 MAX_PER_PAGE = 100
@@ -37,8 +37,8 @@ def page_params(raw: Mapping[str, Any]) -> tuple[tuple[int, int], list[str]]:
         except Invalid:
             errors.append("page is invalid")
     if "per_page" in raw:
-        try:
-            per_page = INT.coerce(raw["per_page"])
+        try:  # any size: a huge value caps to the maximum like any other large one
+            per_page = max(min(parse_integer(raw["per_page"]), MAX_PER_PAGE), -1)
         except Invalid:
             errors.append("per_page is invalid")
         else:

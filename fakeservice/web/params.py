@@ -63,19 +63,32 @@ class _Str(ParamType):
 _INT_RE = re.compile(r"^[+-]?\d+$")
 
 
+INT_MAX = 2**63 - 1  # the database's bigint: a larger value cannot be stored or looked up
+
+
+def parse_integer(value: Any) -> int:
+    """An integer of any size from a JSON number or decimal text (Invalid otherwise)."""
+    if isinstance(value, bool):
+        raise Invalid
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _INT_RE.match(value.strip()) and len(value) <= 4000:
+        return int(value.strip())
+    raise Invalid
+
+
 class _Int(ParamType):
+    """An integer the database can hold (a bigint); larger values are invalid."""
+
     name = "integer"
 
     def coerce(self, value: Any) -> Any:
-        if isinstance(value, bool):
+        number = parse_integer(value)
+        if not -INT_MAX - 1 <= number <= INT_MAX:
             raise Invalid
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str) and _INT_RE.match(value.strip()) and len(value) < 20:
-            return int(value.strip())
-        raise Invalid
+        return number
 
 
 class _Float(ParamType):

@@ -9,7 +9,8 @@ pagination kind. Patterns use ``:name`` for one path segment
 rest of the path. A service's :class:`Router` is built from the routers of the areas it
 is composed of (see :mod:`fakeservice.areas`), so two services in one process can serve
 different endpoints. The router picks the most specific matching pattern; a path that
-matches only under other methods answers 405 with ``Allow``.
+matches only under other methods answers 405 with ``Allow``. Literal segments win over parameters, segment by segment;
+repeated slashes route as one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from urllib.parse import unquote
 
 import attrs
 
+from fakeservice.core.errors import MalformedString
 from fakeservice.web.params import Constraint, Param
 
 API_PREFIX = "/api/v4"
@@ -32,6 +34,8 @@ ADMIN = "admin"  # an administrator is needed (401 anonymous, 403 otherwise)
 NO_AUTH = "none"  # credentials are not read at all (control plane)
 
 Handler = Callable[..., Any]
+# (wildcards, segment kinds up to the first wildcard, parameters, -literal characters)
+Rank = tuple[int, tuple[int, ...], int, int]
 
 
 @attrs.frozen
@@ -51,7 +55,7 @@ class Endpoint:
     summary: str = ""
     regex: re.Pattern[str] = attrs.field(init=False, eq=False)
     path_names: tuple[str, ...] = attrs.field(init=False, eq=False)
-    rank: tuple[int, int, int] = attrs.field(init=False, eq=False)
+    rank: Rank = attrs.field(init=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         regex, names, rank = compile_pattern(self.prefix + self.pattern)
@@ -69,13 +73,19 @@ class Endpoint:
         found = self.regex.fullmatch(raw_path)
         if found is None:
             return None
-        return {name: unquote(value) for name, value in found.groupdict().items()}
+        try:
+            return {
+                name: unquote(value, errors="strict") for name, value in found.groupdict().items()
+            }
+        except UnicodeDecodeError as error:
+            raise MalformedString() from error
 
 
 _TOKEN = re.compile(r":(\w+)|\*(\w+)")
+_SLASHES = re.compile(r"//+")
 
 
-def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], tuple[int, int, int]]:
+def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], Rank]:
     parts: list[str] = []
     names: list[str] = []
     pos = 0
@@ -93,7 +103,22 @@ def compile_pattern(pattern: str) -> tuple[re.Pattern[str], tuple[str, ...], tup
         pos = found.end()
     parts.append(re.escape(pattern[pos:]))
     literal = len(_TOKEN.sub("", pattern))
-    return re.compile("".join(parts)), tuple(names), (wilds, singles, -literal)
+    return re.compile("".join(parts)), tuple(names), (wilds, _kinds(pattern), singles, -literal)
+
+
+def _kinds(pattern: str) -> tuple[int, ...]:
+    """Each segment's kind up to the first wildcard: 0 literal, 1 parameter, 2 wildcard.
+
+    Ranking on it first makes a literal segment win over a parameter at the same place
+    (``/pipelines/latest`` over ``/pipelines/:pipeline_id``, ``/projects/import`` over
+    ``/projects/:id``), as the real service routes."""
+    kinds: list[int] = []
+    for segment in pattern.split("/"):
+        kind = 2 if segment.startswith("*") else 1 if ":" in segment else 0
+        kinds.append(kind)
+        if kind == 2:
+            break
+    return tuple(kinds)
 
 
 class AreaRouter:
@@ -204,8 +229,10 @@ class Router:
         return out
 
     def resolve(self, method: str, raw_path: str) -> Match | list[str] | None:
-        """A match, or the allowed methods (for a 405), or None (for a 404)."""
-        found = self.candidates(raw_path)
+        """A match, or the allowed methods (for a 405), or None (for a 404).
+
+        Repeated slashes are routed as one, as the real server's routing does."""
+        found = self.candidates(_SLASHES.sub("/", raw_path))
         if not found:
             return None
         wanted = [method, "GET"] if method == "HEAD" else [method]

@@ -43,6 +43,7 @@ JOB_KEYS = [
     "commit",
     "pipeline",
     "web_url",
+    "detailed_status",
     "project",
     "artifacts",
     "runner",
@@ -86,9 +87,10 @@ def test_job_fields(svc: FakeService, ran: dict[str, Any]) -> None:
     assert list(job) == [
         *JOB_KEYS[:17],
         "web_url",
+        "detailed_status",
         "project",
         "artifacts_file",
-        *JOB_KEYS[19:],
+        *JOB_KEYS[20:],
     ]
     assert job["status"] == "success" and job["stage"] == "build" and job["ref"] == "main"
     assert job["tag"] is False and job["allow_failure"] is False

@@ -42,6 +42,7 @@ DETAIL_KEYS = [
     "duration",
     "queued_duration",
     "coverage",
+    "detailed_status",
 ]
 
 
@@ -288,7 +289,7 @@ def test_list_item_fields_and_errors(svc: FakeService) -> None:
 def test_get_pipeline_errors(svc: FakeService) -> None:
     response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/42")
     assert response.status == 404 and body(response) == {"message": "404 Pipeline Not Found"}
-    response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/latest")
+    response = call(svc, "GET", f"/projects/{PROJECT}/pipelines/first")
     assert response.status == 400 and body(response) == {"error": "pipeline_id is invalid"}
 
 

@@ -343,6 +343,9 @@ def test_pipeline_retry_and_cancel_endpoints(live: Live) -> None:
     live.advance(2)  # build is running
     second.cancel()
     second.refresh()
+    assert second.status == "canceling"  # the running build waits for its runner
+    live.advance(1)  # the runner's next poll acknowledges the cancel
+    second.refresh()
     assert second.status == "canceled"
     assert sorted((j.name, j.status) for j in second.jobs.list(get_all=True)) == [
         ("build", "canceled"),

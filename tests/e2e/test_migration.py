@@ -90,15 +90,17 @@ def test_reads_files_and_creates_a_migration_branch_in_each_project(live: Live) 
     for item in listed:
         project = gl.projects.get(item.id)
         if project.empty_repo:
-            # Nothing to migrate; a branch cannot start from a ref that does not exist.
-            with pytest.raises(gitlab.GitlabCreateError) as no_ref:
-                project.branches.create({"branch": "migration/2026", "ref": "main"})
-            assert no_ref.value.response_code == 400
-            assert no_ref.value.error_message == "Invalid reference name: main"
+            # Nothing to migrate; as the service does, the branch request first creates
+            # the default branch with one commit adding an empty README.md.
             with pytest.raises(gitlab.GitlabGetError) as no_file:
                 project.files.get("README.md", ref="main")
-            assert no_file.value.response_code == 404
             assert no_file.value.error_message == "404 Commit Not Found"
+            branch = project.branches.create({"branch": "migration/2026", "ref": "main"})
+            assert project.files.raw("README.md", ref="main") == b""
+            assert branch.commit["title"] == "Add README.md"
+            names = [b.name for b in project.branches.list(get_all=True)]
+            assert names == ["main", "migration/2026"]
+            assert gl.projects.get(item.id).empty_repo is False
             continue
 
         tree = sorted(entry["path"] for entry in project.repository_tree(get_all=True))

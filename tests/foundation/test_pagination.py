@@ -70,7 +70,7 @@ def shared() -> Iterator[FakeService]:
 
 
 def test_headers_values_and_order(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?per_page=10&page=2")
+    response = shared.request("GET", "/users?per_page=10&page=2", token="alice-token")
     assert response.status == 200
     assert header_names(response) == ["Content-Type", *OFFSET_HEADERS]
     assert [response.header(h) for h in OFFSET_HEADERS if h != "Link"] == [
@@ -88,17 +88,17 @@ def test_headers_values_and_order(shared: FakeService) -> None:
 
 
 def test_first_and_last_pages(shared: FakeService) -> None:
-    first = shared.request("GET", "/users?per_page=20")
+    first = shared.request("GET", "/users?per_page=20", token="alice-token")
     assert (first.header("X-Next-Page"), first.header("X-Prev-Page")) == ("2", "")
     assert [rel for _, rel in parse_link(first.header("Link"))] == ["next", "first", "last"]
-    last = shared.request("GET", "/users?per_page=20&page=3")
+    last = shared.request("GET", "/users?per_page=20&page=3", token="alice-token")
     assert (last.header("X-Next-Page"), last.header("X-Prev-Page")) == ("", "2")
     assert [rel for _, rel in parse_link(last.header("Link"))] == ["prev", "first", "last"]
     assert len(last.json()) == 5
 
 
 def test_a_single_page(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?per_page=100")
+    response = shared.request("GET", "/users?per_page=100", token="alice-token")
     assert (response.header("X-Total"), response.header("X-Total-Pages")) == ("45", "1")
     links = link_map(response)
     assert list(links) == ["first", "last"]
@@ -106,7 +106,7 @@ def test_a_single_page(shared: FakeService) -> None:
 
 
 def test_an_empty_collection_has_one_page(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?search=nobody-at-all")
+    response = shared.request("GET", "/users?search=nobody-at-all", token="alice-token")
     assert response.json() == []
     assert [response.header(h) for h in ("X-Total", "X-Total-Pages", "X-Next-Page")] == [
         "0",
@@ -122,6 +122,7 @@ def test_link_uses_the_request_host_and_scheme(shared: FakeService) -> None:
         "GET",
         "/api/v4/users",
         query_string="per_page=10&page=2",
+        headers={"PRIVATE-TOKEN": "alice-token"},
         host="gitlab.example.org:8443",
         scheme="https",
     )
@@ -130,7 +131,9 @@ def test_link_uses_the_request_host_and_scheme(shared: FakeService) -> None:
 
 
 def test_link_keeps_every_parameter_sorted(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?search=dev&per_page=5&exclude_external=true")
+    response = shared.request(
+        "GET", "/users?search=dev&per_page=5&exclude_external=true", token="alice-token"
+    )
     url = link_map(response)["next"]
     query = url.split("?", 1)[1]
     keys = [pair.split("=", 1)[0] for pair in query.split("&")]
@@ -173,40 +176,42 @@ def test_per_page_is_clamped_to_100(shared: FakeService, asked: str, used: str) 
 
 
 def test_per_page_zero_is_refused(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?per_page=0")
+    response = shared.request("GET", "/users?per_page=0", token="alice-token")
     assert response.status == 400
     assert response.json() == {"error": "per_page has a value not allowed"}
 
 
 @pytest.mark.parametrize("value", ["abc", "1.5", "ten"])
 def test_per_page_not_an_integer(shared: FakeService, value: str) -> None:
-    response = shared.request("GET", f"/users?per_page={value}")
+    response = shared.request("GET", f"/users?per_page={value}", token="alice-token")
     assert response.status == 400
     assert response.json() == {"error": "per_page is invalid"}
 
 
 @pytest.mark.parametrize("value", ["-1", "-50"])
 def test_a_negative_per_page_falls_back_to_20(shared: FakeService, value: str) -> None:
-    response = shared.request("GET", f"/users?per_page={value}")
+    response = shared.request("GET", f"/users?per_page={value}", token="alice-token")
     assert response.header("X-Per-Page") == "20"
     assert len(response.json()) == 20
 
 
 @pytest.mark.parametrize("value", ["0", "-3"])
 def test_a_page_below_1_is_page_1(shared: FakeService, value: str) -> None:
-    response = shared.request("GET", f"/users?page={value}&per_page=10")
+    response = shared.request("GET", f"/users?page={value}&per_page=10", token="alice-token")
     assert (response.header("X-Page"), response.header("X-Prev-Page")) == ("1", "")
-    assert response.json() == shared.request("GET", "/users?per_page=10").json()
+    assert (
+        response.json() == shared.request("GET", "/users?per_page=10", token="alice-token").json()
+    )
 
 
 def test_page_not_an_integer(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?page=two")
+    response = shared.request("GET", "/users?page=two", token="alice-token")
     assert response.status == 400
     assert response.json() == {"error": "page is invalid"}
 
 
 def test_a_page_past_the_end(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?page=99&per_page=10")
+    response = shared.request("GET", "/users?page=99&per_page=10", token="alice-token")
     assert response.status == 200
     assert response.json() == []
     assert [response.header(h) for h in OFFSET_HEADERS if h != "Link"] == [
@@ -309,7 +314,7 @@ def test_offsets_past_50000_are_405_on_projects(
 
 
 def test_the_maximum_offset_applies_only_where_keyset_exists(shared: FakeService) -> None:
-    response = shared.request("GET", "/users?page=2502&per_page=20")
+    response = shared.request("GET", "/users?page=2502&per_page=20", token="alice-token")
     assert (response.status, response.json()) == (200, [])
 
 
@@ -403,7 +408,10 @@ def test_keyset_still_checks_per_page(shared: FakeService) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(per_page=st.integers(1, 100), token=st.sampled_from([None, "root-token", "carol-token"]))
+@given(
+    per_page=st.integers(1, 100),
+    token=st.sampled_from(["alice-token", "root-token", "carol-token"]),
+)
 def test_following_next_visits_every_user_once(
     shared: FakeService, per_page: int, token: str | None
 ) -> None:

@@ -171,7 +171,8 @@ def test_administrator_extras(users_svc: FakeService, query: str, expected: list
 def test_administrator_extras_are_ignored_for_others(users_svc: FakeService, query: str) -> None:
     everyone = ["erin", "alert-bot", "dave", "carol", "bob", "alice", "root"]
     assert usernames(users_svc, query, token="alice-token") == everyone
-    assert usernames(users_svc, query, token=None) == everyone
+    anonymous = users_svc.request("GET", f"/users?{query}")
+    assert anonymous.json() == {"message": "403 Forbidden - Not authorized to access /api/v4/users"}
 
 
 def test_administrator_extras_are_still_validated(users_svc: FakeService) -> None:
@@ -625,8 +626,10 @@ def test_block_and_unblock(users_svc: FakeService) -> None:
 
 
 def test_blocking_twice_and_unblocking_an_active_user(users_svc: FakeService) -> None:
-    assert users_svc.request("POST", "/users/5/block", token="root-token").json() is True
-    assert users_svc.request("POST", "/users/2/unblock", token="root-token").json() is True
+    again = users_svc.request("POST", "/users/5/block", token="root-token")
+    assert (again.status, again.body) == (201, b"null")
+    unblocked = users_svc.request("POST", "/users/2/unblock", token="root-token")
+    assert (unblocked.status, unblocked.body) == (201, b"false")
     assert users_svc.request("GET", "/users/5").json()["state"] == "blocked"
 
 

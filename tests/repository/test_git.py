@@ -198,8 +198,11 @@ def test_several_actions_in_one_commit(repo: Repository) -> None:
 
 
 def test_path_normalisation(repo: Repository) -> None:
-    write(repo, create("/docs//./guide.md", b"g\n"))
+    write(repo, create("docs//./guide.md", b"g\n"))
     assert repo.raw("main", "docs/guide.md") == b"g\n"
+    with pytest.raises(BadRequest) as error:  # as git, the service refuses an absolute path
+        write(repo, create("/docs/other.md", b"o\n"))
+    assert message_of(error) == "invalid path: '/docs/other.md'"
 
 
 def test_failed_commit_changes_nothing(repo: Repository) -> None:

@@ -1,7 +1,9 @@
 """Job artifacts: what a finished build keeps, when it expires, and how it is found.
 
 When a build finishes, the files its outcome produced are matched against the job's
-``artifacts:paths`` (minus ``artifacts:exclude``), subject to ``artifacts:when``; the
+``artifacts:paths`` (all of them with ``artifacts:untracked``: the simulated runner's
+files are the work tree's untracked files), minus ``artifacts:exclude``, subject to
+``artifacts:when``; the
 matches become a real zip archive (``artifacts.zip``) and its gzipped metadata
 (``metadata.gz``). Files matched by ``artifacts:reports:junit`` become the JUnit report
 (``junit.xml.gz``) whatever the job's result, as the service collects test reports. The
@@ -110,11 +112,11 @@ def collect_artifacts(job: Job, produced: Mapping[str, bytes], now: dt.datetime)
         or (spec.when == "on_success" and job.status == "success")
         or (spec.when == "on_failure" and job.status == "failed")
     )
-    if wanted and spec.paths:
-        kept = {
+    if wanted and (spec.paths or spec.untracked):
+        kept = {  # untracked: every file the runner made (git tracks none of them)
             path: data
             for path, data in sorted(files.items())
-            if matches(path, spec.paths) and not matches(path, spec.exclude)
+            if (spec.untracked or matches(path, spec.paths)) and not matches(path, spec.exclude)
         }
         if kept:
             job.archive = build_zip(kept, when=now)

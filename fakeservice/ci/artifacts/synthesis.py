@@ -134,6 +134,8 @@ def default_artifacts(job: Job) -> dict[str, bytes]:
         for path in _paths(spec.paths, slug, DIRECTORY_FILE)
         if not matches(path, spec.exclude)
     }
+    if spec.untracked:  # a file of the work tree that git does not track
+        files.setdefault(f"{slug}.out", _content(job, f"{slug}.out"))
     reports = _paths(spec.junit, slug, JUNIT_DIRECTORY_FILE)
     for path in reports:
         name = job.name if len(reports) == 1 else f"{job.name} ({path})"

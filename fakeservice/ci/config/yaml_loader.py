@@ -17,7 +17,24 @@ _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _Loader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """Safe loader: no timestamps (they stay strings), ``!reference``, unknown tags ignored."""
+    """Safe loader: no timestamps (they stay strings), ``!reference``, unknown tags ignored,
+    and plain keys written as Ruby symbols (``:test_job:``) read as their names."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        node.value = [(_symbol_key(key), value) for key, value in node.value]
+        return super().construct_mapping(node, deep=deep)
+
+
+def _symbol_key(key: yaml.Node) -> yaml.Node:
+    """A plain scalar key ``:name`` is the Ruby symbol ``name`` (Psych's reading)."""
+    if (
+        isinstance(key, yaml.ScalarNode)
+        and not key.style
+        and key.value.startswith(":")
+        and len(key.value) > 1
+    ):
+        return yaml.ScalarNode(key.tag, key.value[1:], key.start_mark, key.end_mark)
+    return key
 
 
 _Loader.yaml_implicit_resolvers = {

@@ -17,6 +17,7 @@ from fakeservice.ci.flow import fire_job, refresh_pipeline
 from fakeservice.ci.machines import CANCELABLE, PLAYABLE, RETRYABLE
 from fakeservice.ci.models import EXTERNAL, Job, Pipeline, jobs, latest_jobs, pipelines
 from fakeservice.ci.pipelines.creation import job_token
+from fakeservice.ci.runner.outcomes import mode_of
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.core.store import Store
 
@@ -47,9 +48,23 @@ _CLONED = (
 )
 
 
-def cancel(store: Store, job: Job, now: dt.datetime) -> Job:
-    if job.status in CANCELABLE:
-        fire_job(store, job, "cancel", now)
+def _acknowledge_seconds(store: Store, job: Job) -> float:
+    """How long the runner of a job takes to acknowledge a cancel (0: at once): a running
+    job of a ``timed`` runner waits for its next poll (the pickup delay)."""
+    if job.status != "running":
+        return 0.0
+    mode, poll_seconds = mode_of(store, job.project_id)
+    return poll_seconds if mode == "timed" else 0.0
+
+
+def cancel(store: Store, job: Job, now: dt.datetime, *, refresh: bool = True) -> Job:
+    """Cancel a cancelable job, through ``canceling`` when its runner must acknowledge."""
+    delay = _acknowledge_seconds(store, job)
+    if delay > 0:
+        fire_job(store, job, "start_cancel", now, refresh=refresh)
+        jobs(store).update(job, due_at=now + dt.timedelta(seconds=delay))
+    elif job.status in CANCELABLE:
+        fire_job(store, job, "cancel", now, refresh=refresh)
     return job
 
 

@@ -20,6 +20,7 @@ from fakeservice.ci.config import Config, JobSpec, PipelinePlan, PlanError, pars
 from fakeservice.ci.flow import fire_pipeline, refresh_pipeline
 from fakeservice.ci.models import BRIDGE, Job, Pipeline, jobs, pipelines
 from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, resolve_ref
+from fakeservice.ci.variables_models import pipeline_values
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
@@ -191,7 +192,10 @@ def create_planned(
                 ref=info.ref,
                 tag=info.tag,
                 source=source,
-                variables=variables_dict(variables),
+                variables={
+                    **pipeline_values(store, project, info.ref),
+                    **variables_dict(variables),
+                },
                 default_branch=project.default_branch or "main",
                 project_path=project.path_with_namespace,
                 sha=info.sha,

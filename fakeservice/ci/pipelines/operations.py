@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from fakeservice.ci.flow import fire_job, refresh_pipeline
+from fakeservice.ci.flow import refresh_pipeline
+from fakeservice.ci.jobs.operations import cancel as cancel_job
 from fakeservice.ci.jobs.operations import clone, reopen_skipped
-from fakeservice.ci.machines import CANCELABLE
 from fakeservice.ci.models import (
     EXTERNAL,
     Pipeline,
@@ -42,8 +42,7 @@ def cancel(store: Store, pipeline: Pipeline, now: dt.datetime) -> Pipeline:
     tree = pipeline_tree(store, pipeline)
     for member in tree:
         for job in latest_jobs(store, member.id):
-            if job.status in CANCELABLE:
-                fire_job(store, job, "cancel", now, refresh=False)
+            cancel_job(store, job, now, refresh=False)
     for member in reversed(tree):
         refresh_pipeline(store, member, now)
     return pipeline

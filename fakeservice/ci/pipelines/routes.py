@@ -26,6 +26,7 @@ from fakeservice.ci.route_common import ID, PIPELINE_ID, act, renderer
 from fakeservice.ci.router import api
 from fakeservice.ci.runner.simulation import settle
 from fakeservice.ci.views import variables
+from fakeservice.web.conditional import require_unmodified_since
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL, DATETIME, HASH, STR, Array, Param
@@ -122,6 +123,7 @@ def delete_pipeline(ctx: Context) -> None:
     project = readable_project(ctx)
     pipeline = pipeline_of(ctx, project)
     writable_project(ctx, OWNER)
+    require_unmodified_since(ctx.request, pipeline.updated_at)
     pipeline_ops.delete(ctx.store, pipeline)
 
 

@@ -217,6 +217,9 @@ def advance(store: Store, until: dt.datetime) -> int:
             start(store, job, when)
         elif job.status == "running":
             finish(store, job, when)
+        elif job.status == "canceling":  # the runner acknowledges the cancel
+            fire_job(store, job, "cancel", when)
+            jobs(store).update(job, due_at=None)
         else:
             jobs(store).update(job, due_at=None)
 

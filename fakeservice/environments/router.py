@@ -1,0 +1,7 @@
+"""The router the environments area's routes modules share."""
+
+from __future__ import annotations
+
+from fakeservice.web.routing import AreaRouter
+
+api = AreaRouter("environments")
