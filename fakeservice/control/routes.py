@@ -15,7 +15,7 @@ from fakeservice.control.ratelimit import APPLIES_TO, RateLimitError
 from fakeservice.control.rulebook import RuleBook
 from fakeservice.control.snapshots import SnapshotError
 from fakeservice.core.clock import CLOCK_MODES, ClockError
-from fakeservice.core.errors import ApiError
+from fakeservice.core.errors import ApiError, ParamError
 from fakeservice.web.context import Context
 from fakeservice.web.params import (
     ANY,
@@ -65,7 +65,12 @@ def list_snapshots(ctx: Context) -> Any:
     return {"ids": ctx.service.control.snapshots.ids()}
 
 
-@api.post("/_fake/restore", params=(Param("id", STR, required=True),), status=200, **CONTROL)
+@api.post(
+    "/_fake/restore",
+    params=(Param("id", STR, required=True, allow_blank=False),),
+    status=200,
+    **CONTROL,
+)
 def restore(ctx: Context) -> Any:
     """Restore a snapshot taken with ``POST /_fake/snapshot``."""
     try:
@@ -96,6 +101,9 @@ def load_scenario(ctx: Context) -> Any:
     from fakeservice.scenarios.loader import ScenarioError
     from fakeservice.scenarios.source import from_text
 
+    for name in ("yaml", "scenario"):
+        if ctx.given(name) and ctx.get(name) is None:
+            raise ParamError(f"{name} is empty")
     try:
         source: Any
         if ctx.given("yaml"):
@@ -141,8 +149,8 @@ def get_clock(ctx: Context) -> Any:
 @api.post(
     "/_fake/clock",
     params=(
-        Param("seconds", FLOAT),
-        Param("to", DATETIME),
+        Param("seconds", FLOAT, allow_blank=False),
+        Param("to", DATETIME, allow_blank=False),
         Param("mode", STR, values=CLOCK_MODES),
     ),
     constraints=(
