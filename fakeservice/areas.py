@@ -31,6 +31,7 @@ ROUTE_MODULES: tuple[str, ...] = (
     "fakeservice.members.routes",
     "fakeservice.tokens.routes",
     "fakeservice.meta.routes",
+    "fakeservice.meta.openapi_routes",
     "fakeservice.custom_attributes.routes",
     "fakeservice.control.routes",
     "fakeservice.repository.routes",
