@@ -15,6 +15,7 @@ from fakeservice.service import ServiceTemplate, shared_router
 from fakeservice.web.http import Response
 from fakeservice.web.openapi import openapi_document
 from fakeservice.web.routing import Endpoint, api
+from fakeservice.web.schemas import observed
 
 METHODS = ("get", "head", "post", "put", "patch", "delete")
 
@@ -29,6 +30,13 @@ class Operation:
     @property
     def id(self) -> str:
         return f"{self.method.upper()} {self.path}"
+
+    @property
+    def recorded(self) -> bool:
+        """Whether ``observed.json`` knows this operation (an operation added since the
+        last recording has only the statuses its declaration gives)."""
+        endpoint = self.endpoint
+        return bool(observed(endpoint.method, endpoint.prefix + endpoint.pattern))
 
 
 @cache
@@ -74,9 +82,12 @@ def _validator(schema_text: str) -> jsonschema.Draft202012Validator:
 
 
 def problems(operation: Operation, response: Response) -> list[str]:
-    """What the response does that the document does not say (empty: it conforms)."""
+    """What the response does that the document does not say (empty: it conforms).
+    Of an operation not recorded yet, only a 5xx is a problem."""
     if response.status >= 500:
         return [f"answered {response.status}: {response.body[:300]!r}"]
+    if not operation.recorded:
+        return []
     documented = operation.spec["responses"].get(str(response.status))
     if documented is None:
         return [f"status {response.status} is not documented: {response.body[:300]!r}"]

@@ -5,6 +5,7 @@ with statuses, success schemas and parameter constraints derived from the declar
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import gitlab
@@ -89,9 +90,16 @@ def test_success_answers_carry_their_schema_and_headers() -> None:
     assert trace["content"] == {"text/plain": {"schema": {"type": "string"}}}
 
 
-def test_every_json_success_has_a_schema() -> None:
+def test_every_recorded_json_success_has_a_schema() -> None:
     missing = []
+    unrecorded = [o.id for o in operations() if not o.recorded]
+    if unrecorded:
+        warnings.warn(
+            f"not in observed.json (record again, see README): {unrecorded}", stacklevel=1
+        )
     for operation in operations():
+        if not operation.recorded:
+            continue
         for status, answer in operation.spec["responses"].items():
             content = answer.get("content", {}) if status < "300" else {}
             if content.get("application/json", {"schema": True})["schema"] == {}:

@@ -1,6 +1,9 @@
 """A bounded property-based fuzz of every documented operation against the in-process
 service: no answer is a 5xx, every status is one the document lists for the operation,
-and every JSON answer with a documented schema conforms to it."""
+and every JSON answer with a documented schema conforms to it. The examples are
+derandomized (the same requests every run) and capped (``FAKESERVICE_FUZZ_EXAMPLES``,
+12 by default). An operation added since ``observed.json`` was last recorded is only
+held to "no 5xx" until it is recorded (see README, "Response schemas are recorded")."""
 
 from __future__ import annotations
 
