@@ -62,7 +62,15 @@ HEADERS = (
     {"If-Unmodified-Since": "Thu, 01 Jan 2015 00:00:00 GMT"},
     {"If-Unmodified-Since": "Sat, 01 Jan 2033 00:00:00 GMT"},
 )
-JUNK = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=5), st.just([]))
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([2**63, -(2**63), 1e300, 0.5, "\x00", "%2F", "é/..", {"a": {"b": [1]}}]),
+    st.text(max_size=5),
+    st.just([]),
+    st.just([{}]),
+)
 
 
 def _text() -> st.SearchStrategy[str]:

@@ -2,7 +2,8 @@
 service: no answer is a 5xx, every status is one the document lists for the operation,
 and every JSON answer with a documented schema conforms to it. The examples are
 derandomized (the same requests every run) and capped (``FAKESERVICE_FUZZ_EXAMPLES``,
-12 by default). An operation added since ``observed.json`` was last recorded is only
+12 by default; ``FAKESERVICE_FUZZ_RANDOM=1`` draws new requests each run, to hunt for
+more). An operation added since ``observed.json`` was last recorded is only
 held to "no 5xx" until it is recorded (see README, "Response schemas are recorded")."""
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ OPERATIONS = operations()
 FUZZ = settings(
     max_examples=int(os.environ.get("FAKESERVICE_FUZZ_EXAMPLES", "12")),
     deadline=None,
-    derandomize=True,
+    derandomize="FAKESERVICE_FUZZ_RANDOM" not in os.environ,
     database=None,
     suppress_health_check=list(HealthCheck),
 )
