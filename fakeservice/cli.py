@@ -8,7 +8,7 @@
   for any) lets browser clients on that origin call the fake.
 * ``fakeservice replay FILE...``: runs each scenario's steps; exit 0 only if all pass.
 * ``fakeservice check FILE...``: validates scenarios; exit 0 only if none has a problem.
-* ``fakeservice openapi``: prints the OpenAPI 3 document as JSON.
+* ``fakeservice openapi``: prints the OpenAPI 3.1 document as JSON.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate scenario files")
     check.add_argument("files", nargs="+", type=Path, metavar="FILE")
 
-    openapi = sub.add_parser("openapi", help="print the OpenAPI 3 document")
+    openapi = sub.add_parser("openapi", help="print the OpenAPI 3.1 document")
     openapi.add_argument("--server-url", default="http://127.0.0.1:8080")
     openapi.add_argument("--output", type=Path, help="write to a file instead of stdout")
     return parser

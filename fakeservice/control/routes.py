@@ -15,7 +15,7 @@ from fakeservice.control.ratelimit import APPLIES_TO, RateLimitError
 from fakeservice.control.rulebook import RuleBook
 from fakeservice.control.snapshots import SnapshotError
 from fakeservice.core.clock import CLOCK_MODES, ClockError
-from fakeservice.core.errors import ApiError
+from fakeservice.core.errors import ApiError, ParamError
 from fakeservice.web.context import Context
 from fakeservice.web.http import json_response
 from fakeservice.web.params import (
@@ -104,6 +104,9 @@ def load_scenario(ctx: Context) -> Any:
     from fakeservice.scenarios.loader import ScenarioError
     from fakeservice.scenarios.source import from_text
 
+    for name in ("yaml", "scenario"):
+        if ctx.given(name) and ctx.get(name) is None:
+            raise ParamError(f"{name} is empty")
     try:
         source: Any
         if ctx.given("yaml"):
@@ -149,8 +152,8 @@ def get_clock(ctx: Context) -> Any:
 @api.post(
     "/_fake/clock",
     params=(
-        Param("seconds", FLOAT),
-        Param("to", DATETIME),
+        Param("seconds", FLOAT, allow_blank=False),
+        Param("to", DATETIME, allow_blank=False),
         Param("mode", STR, values=CLOCK_MODES),
     ),
     constraints=(

@@ -9,6 +9,8 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.meta import routes
+    from fakeservice.meta import openapi_routes, routes
 
+    # openapi_routes declares GET /openapi.json on the meta router
     setup.routes(routes.api)
+    assert openapi_routes.api is routes.api

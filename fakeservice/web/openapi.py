@@ -1,10 +1,13 @@
-"""The OpenAPI 3 document, generated from the endpoint declarations (the areas' routers).
+"""The OpenAPI 3.1 document, generated from the endpoint declarations (the areas' routers).
 
 Each declared endpoint becomes one operation: path parameters from its pattern, query
 parameters (GET, HEAD, DELETE) or a request body (POST, PUT, PATCH) from its declared
-parameters with types, defaults, allowed values and bounds, pagination parameters and
-headers for paginated lists, the authentication rule as ``security``, and the usual
-error answers. Control-plane endpoints (``/_fake``) are tagged ``control``.
+parameters with types, defaults, allowed values and bounds (plus the models' length
+limits, :mod:`.schemas.params`), pagination parameters and headers for paginated lists,
+the authentication rule as ``security``, every status it answers (:mod:`.schemas.statuses`)
+and the schema of its success answer, recorded from the views (:mod:`.schemas`) and
+published as named components (:mod:`.schemas.book`). Control-plane endpoints
+(``/_fake``) are tagged ``control``.
 """
 
 from __future__ import annotations
@@ -15,10 +18,22 @@ from typing import Any
 
 from fakeservice.version import __version__
 from fakeservice.web.params import FILE, Array, Param
-from fakeservice.web.routing import ADMIN, NO_AUTH, PUBLIC, REQUIRED, Endpoint
+from fakeservice.web.routing import NO_AUTH, PUBLIC, Endpoint
+from fakeservice.web.schemas import observed, operation_key
+from fakeservice.web.schemas.book import SchemaBook
+from fakeservice.web.schemas.params import limits
+from fakeservice.web.schemas.statuses import BODY_METHODS, answered
 
-OPENAPI_VERSION = "3.0.3"
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+OPENAPI_VERSION = "3.1.0"
+HTTP_WORDS = {
+    200: "OK",
+    201: "Created",
+    202: "Accepted",
+    204: "No Content",
+    304: "Not Modified",
+}
+# The keyword saying "not blank" for each type (a blank value answers ``is empty``).
+NOT_BLANK = {"string": "minLength", "array": "minItems", "object": "minProperties"}
 METHOD_ORDER = {m: i for i, m in enumerate(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"))}
 _SEGMENT = re.compile(r"[:*](\w+)")
 PAGE_HEADERS = (
@@ -67,16 +82,18 @@ def param_schema(param: Param) -> dict[str, Any]:
         default = param.default
         schema["default"] = list(default) if isinstance(default, tuple) else default
     if not param.allow_blank:
-        schema["minLength" if schema.get("type") == "string" else "x-not-blank"] = 1
+        schema[NOT_BLANK.get(schema.get("type"), "x-not-blank")] = 1
     return schema
 
 
-def _parameter(param: Param, where: str, required: bool | None = None) -> dict[str, Any]:
+def _parameter(
+    param: Param, where: str, required: bool | None = None, key: str = ""
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "name": param.name + ("[]" if where == "query" and isinstance(param.type, Array) else ""),
         "in": where,
         "required": param.required if required is None else required,
-        "schema": param_schema(param),
+        "schema": {**param_schema(param), **limits(key, param.name)},
     }
     if param.description:
         out["description"] = param.description
@@ -108,25 +125,39 @@ def _security(endpoint: Endpoint) -> list[dict[str, list[str]]]:
     return schemes
 
 
-def _responses(endpoint: Endpoint) -> dict[str, Any]:
-    ok: dict[str, Any] = {"description": "success"}
-    if endpoint.paginated:
-        ok["headers"] = {name: {"schema": {"type": "string"}} for name in PAGE_HEADERS}
-    error = {"$ref": "#/components/responses/Error"}
-    out: dict[str, Any] = {str(endpoint.default_status): ok}
-    if endpoint.params or endpoint.paginated:
-        out["400"] = error
-    if endpoint.auth != NO_AUTH:
-        out["401"] = error
-    if endpoint.auth in (ADMIN, REQUIRED, PUBLIC):
-        out["403"] = error
-    out["404"] = error
-    if endpoint.auth != NO_AUTH:
-        out["429"] = {"$ref": "#/components/responses/RateLimited"}
+def _success(endpoint: Endpoint, status: int, book: SchemaBook, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": HTTP_WORDS.get(status, "success")}
+    if endpoint.paginated and status == 200:
+        out["headers"] = {name: {"schema": {"type": "string"}} for name in PAGE_HEADERS}
+    if status in (204, 304) or endpoint.method == "HEAD":
+        return out
+    seen = observed(endpoint.method, endpoint.prefix + endpoint.pattern)
+    content: dict[str, Any] = {}
+    for content_type in seen.get("content_types") or ["application/json"]:
+        if content_type == "application/json":
+            schema = seen.get("schema")
+            content[content_type] = {"schema": book.use(schema, name) if schema else {}}
+        else:
+            content[content_type] = {"schema": {"type": "string"}}
+    out["content"] = content
     return out
 
 
-def operation(endpoint: Endpoint, operation_id: str) -> dict[str, Any]:
+def _responses(endpoint: Endpoint, book: SchemaBook, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for status in answered(endpoint):
+        if status < 400:
+            out[str(status)] = _success(endpoint, status, book, name)
+        elif status == 429:
+            out["429"] = {"$ref": "#/components/responses/RateLimited"}
+        else:
+            out[str(status)] = {"$ref": "#/components/responses/Error"}
+    return out
+
+
+def operation(
+    endpoint: Endpoint, operation_id: str, book: SchemaBook | None = None
+) -> dict[str, Any]:
     area = (
         endpoint.handler.__module__.split(".")[1] if "." in endpoint.handler.__module__ else "api"
     )
@@ -138,6 +169,7 @@ def operation(endpoint: Endpoint, operation_id: str) -> dict[str, Any]:
     notes = _constraints_text(endpoint)
     if notes:
         op["description"] = f"Parameter rules: {notes}."
+    key = operation_key(endpoint.method, endpoint.prefix + endpoint.pattern)
     declared = {p.name: p for p in endpoint.params}
     parameters = [
         _parameter(declared.get(name) or Param(name), "path", required=True)
@@ -145,9 +177,9 @@ def operation(endpoint: Endpoint, operation_id: str) -> dict[str, Any]:
     ]
     others = [p for p in endpoint.params if p.name not in endpoint.path_names]
     if endpoint.method in BODY_METHODS and others:
-        op["requestBody"] = _body(others)
+        op["requestBody"] = _body(others, key)
     else:
-        parameters += [_parameter(p, "query") for p in others]
+        parameters += [_parameter(p, "query", key=key) for p in others]
     if endpoint.paginated:
         names = {p["name"] for p in parameters}
         for name, schema in (
@@ -169,17 +201,17 @@ def operation(endpoint: Endpoint, operation_id: str) -> dict[str, Any]:
             )
     if parameters:
         op["parameters"] = parameters
-    op["responses"] = _responses(endpoint)
+    op["responses"] = _responses(endpoint, book or SchemaBook(), operation_id)
     op["security"] = _security(endpoint)
     if endpoint.auth != NO_AUTH:
         op["x-auth"] = endpoint.auth
     return op
 
 
-def _body(params: list[Param]) -> dict[str, Any]:
+def _body(params: list[Param], key: str = "") -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
-        "properties": {p.name: param_schema(p) for p in params},
+        "properties": {p.name: {**param_schema(p), **limits(key, p.name)} for p in params},
     }
     required = [p.name for p in params if p.required]
     if required:
@@ -216,12 +248,13 @@ def openapi_document(
         version = __version__
     ordered = sorted(endpoints, key=lambda e: (openapi_path(e), METHOD_ORDER.get(e.method, 9)))
     ids = _operation_ids(ordered)
+    book = SchemaBook()
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ordered:
         item = paths.setdefault(openapi_path(endpoint), {})
         method = endpoint.method.lower()
         if method not in item:
-            item[method] = operation(endpoint, ids[id(endpoint)])
+            item[method] = operation(endpoint, ids[id(endpoint)], book)
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
@@ -239,13 +272,14 @@ def openapi_document(
                 "jobToken": {"type": "apiKey", "in": "header", "name": "JOB-TOKEN"},
             },
             "schemas": {
+                **book.schemas,
                 "Error": {
                     "type": "object",
                     "properties": {
                         "message": {"description": "a string, or field -> messages"},
                         "error": {"type": "string"},
                     },
-                }
+                },
             },
             "responses": {
                 "Error": {
