@@ -106,3 +106,9 @@ def forget_owner(store: Store, owner: Owner) -> None:
 def forget_project(store: Store, project: Any) -> None:
     """Drop a deleted project's boards."""
     forget_owner(store, ("project", project.id))
+
+
+def forget_namespace(store: Store, namespace: Any) -> None:
+    """Drop a deleted group's boards (the ``NAMESPACE_DELETED`` listener)."""
+    if namespace.is_group:
+        forget_owner(store, ("group", namespace.id))

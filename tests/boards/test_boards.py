@@ -137,3 +137,18 @@ def test_scenario_boards() -> None:
     spec["projects"][0]["boards"] = [{"name": "Dev", "lists": ["nope"]}]
     with pytest.raises(ScenarioError):
         FakeService(scenario=spec)
+
+
+def test_deleted_projects_and_groups_take_their_boards(svc: FakeService) -> None:
+    from fakeservice.boards.models import boards
+    from fakeservice.groups.models import delete_group, find_group
+
+    post(svc, "/groups/acme%2Fplatform/boards", name="Team")
+    post(svc, "/projects/1/boards", name="Dev")
+    kept = post(svc, "/groups/acme/boards", name="Kept")
+    group = find_group(svc.store, "acme/platform")
+    assert group is not None
+    delete_group(svc.store, group)
+    assert call(svc, "DELETE", "/projects/1").status in (202, 204)
+    remaining = [b.name for b in boards(svc.store).select()]
+    assert "Team" not in remaining and kept["name"] in remaining
