@@ -81,6 +81,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.notes.area",
     "fakeservice.approvals.area",
     "fakeservice.snippets.area",
+    "fakeservice.boards.area",
     "fakeservice.instance.area",
     "fakeservice.storage_moves.area",
     "fakeservice.epics.area",

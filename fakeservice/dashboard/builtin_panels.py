@@ -3,18 +3,14 @@ pipelines with their jobs."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fakeservice.core.clock import iso
-from fakeservice.dashboard.panels import Panel, Row
+from fakeservice.dashboard.panels import Panel, Row, newest, project_path
 
 if TYPE_CHECKING:
     from fakeservice.composition import Composition
     from fakeservice.host import Host as FakeService
-
-
-def _newest(service: FakeService, key: str, limit: int) -> list[Any]:
-    return service.composition.panels[key].newest(service, limit)
 
 
 def user_rows(service: FakeService, limit: int) -> list[Row]:
@@ -26,14 +22,14 @@ def user_rows(service: FakeService, limit: int) -> list[Row]:
             "status": u.state,
             "admin": "yes" if u.admin else "",
         }
-        for u in _newest(service, "users", limit)
+        for u in newest(service, "users", limit)
     ]
 
 
 def group_rows(service: FakeService, limit: int) -> list[Row]:
     return [
         {"id": g.id, "full_path": g.full_path, "visibility": g.visibility}
-        for g in _newest(service, "groups", limit)
+        for g in newest(service, "groups", limit)
     ]
 
 
@@ -41,7 +37,7 @@ def project_rows(service: FakeService, limit: int) -> list[Row]:
     from fakeservice.repository.models import find_repository
 
     rows = []
-    for project in _newest(service, "projects", limit):
+    for project in newest(service, "projects", limit):
         repo = find_repository(service.store, project)
         branches = [b.name for b in repo.branches()] if repo is not None else []
         rows.append(
@@ -60,12 +56,11 @@ def pipeline_rows(service: FakeService, limit: int) -> list[Row]:
 
     store = service.store
     rows = []
-    for pipeline in _newest(service, "pipelines", limit):
-        project = store.tables["projects"].get(pipeline.project_id)
+    for pipeline in newest(service, "pipelines", limit):
         rows.append(
             {
                 "id": pipeline.id,
-                "project": project.path_with_namespace if project else pipeline.project_id,
+                "project": project_path(store, pipeline.project_id),
                 "ref": pipeline.ref,
                 "status": pipeline.status,
                 "updated_at": iso(pipeline.updated_at),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 if TYPE_CHECKING:
+    from fakeservice.core.store import Store
     from fakeservice.host import Host as FakeService
 
 Row = dict[str, Any]
@@ -48,6 +49,17 @@ class Panel:
             "count": self.count(service),
             "rows": self.rows(service, limit),
         }
+
+
+def newest(service: FakeService, key: str, limit: int) -> list[Any]:
+    """The newest records of the panel ``key`` (at most ``limit``)."""
+    return service.composition.panels[key].newest(service, limit)
+
+
+def project_path(store: Store, project_id: int) -> str | int:
+    """A project's ``path_with_namespace`` (its id once the project is gone)."""
+    project = store.tables["projects"].get(project_id)
+    return project.path_with_namespace if project is not None else project_id
 
 
 def panels_state(service: FakeService, limit: int = MAX_ROWS) -> list[dict[str, Any]]:

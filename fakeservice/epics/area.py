@@ -1,5 +1,5 @@
 """The epics area's registration: the epics and epic to-do tables, the group epics
-endpoints and ``groups[].epics`` in scenarios."""
+endpoints, their notes through the notes area and ``groups[].epics`` in scenarios."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.epics import models, routes, scenario, todos
+    from fakeservice.epics import models, notes, routes, scenario, todos
+
+    notes.register()
 
     setup.tables(models.install)
     setup.tables(todos.install)

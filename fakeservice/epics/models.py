@@ -66,6 +66,7 @@ class Epic:
     closed_by_id: int | None = None
     upvotes: int = 0
     downvotes: int = 0
+    user_notes_count: int = 0
 
 
 def epics(store: Store) -> Table[Epic]:

@@ -19,12 +19,11 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.core.errors import Forbidden, NotFound, ParamError
-from fakeservice.epics import filters, models, todos
+from fakeservice.epics import filters, models, notes, todos
+from fakeservice.epics.access import epic_group, epic_role
 from fakeservice.epics.machines import STATE_EVENTS
 from fakeservice.epics.views import epic_view
-from fakeservice.groups.lookup import find_group_or_404
 from fakeservice.groups.models import Namespace
-from fakeservice.instance.models import require_paid_plan
 from fakeservice.members.access import group_role
 from fakeservice.members.models import OWNER, PLANNER
 from fakeservice.web.context import Context
@@ -69,16 +68,8 @@ LIST_PARAMS = (
 )
 
 
-def _group(ctx: Context) -> Namespace:
-    group = find_group_or_404(ctx, ctx.params["id"])
-    require_paid_plan(ctx.store)
-    return group
-
-
-def _role(ctx: Context, group_id: int) -> int:
-    from fakeservice.groups.models import namespaces
-
-    return group_role(ctx.store, ctx.user, namespaces(ctx.store).rows[group_id], ctx.now)
+_group = epic_group
+_role = epic_role
 
 
 def _epic(ctx: Context, group: Namespace) -> models.Epic:
@@ -216,9 +207,12 @@ def update_epic(ctx: Context) -> Any:
         changes["labels"] = sorted(labels)
     if p.get("updated_at") is not None and _backdating(ctx, group):
         changes["updated_at"] = p["updated_at"]
+    state = epic.state
     models.update_epic(
         ctx.store, epic, ctx.now, changes, user_id=ctx.user.id, state_event=p.get("state_event")
     )
+    if epic.state != state:
+        notes.state_note(ctx.store, epic, ctx.user.id, ctx.now)
     return _render(ctx, epic)
 
 
@@ -230,6 +224,7 @@ def delete_epic(ctx: Context) -> Any:
     role = _role(ctx, epic.group_id)
     if role != PLANNER and role < OWNER:
         raise Forbidden()
+    notes.forget(ctx.store, epic)
     models.delete_epic(ctx.store, epic)
     return None
 

@@ -112,6 +112,7 @@ def epic_view(
             else list(epic.labels),
             "upvotes": epic.upvotes,
             "downvotes": epic.downvotes,
+            "user_notes_count": epic.user_notes_count,
         }
     )
     if single:

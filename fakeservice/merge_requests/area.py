@@ -1,7 +1,8 @@
-"""The merge requests area's registration: table, endpoints (``routes`` and ``actions``
-share one router), the reaction to pushes (``REFS_MOVED``), ``projects[].merge_requests``
-in scenarios, and the extension that settles mergeability checks, rebases and merges
-waiting on a pipeline (registered after CI's, whose runner catches up first)."""
+"""The merge requests area's registration: table, dashboard panel, endpoints (``routes`` and
+``actions`` share one router), the reaction to pushes (``REFS_MOVED``),
+``projects[].merge_requests`` in scenarios, and the extension that settles mergeability
+checks, rebases and merges waiting on a pipeline (registered after CI's, whose runner
+catches up first)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,15 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.merge_requests import actions, extension, models, operations, routes, scenario
+    from fakeservice.merge_requests import (
+        actions,
+        extension,
+        models,
+        operations,
+        panel,
+        routes,
+        scenario,
+    )
     from fakeservice.repository.models import REFS_MOVED
 
     setup.tables(models.install)
@@ -21,3 +30,4 @@ def register(setup: Composition) -> None:
     setup.listen(REFS_MOVED, operations.react_to_push)
     scenario.register(setup.sections)
     setup.extension(extension.extend)
+    setup.panel(panel.PANEL)

@@ -10,7 +10,9 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.milestones import models, routes, scenario
+    from fakeservice.milestones import models, routes, scenario, transfer
+
+    transfer.register()
 
     setup.tables(models.install)
     setup.routes(routes.api)

@@ -1,7 +1,8 @@
 """The notes area's registration: table, the note endpoints of every noteable (issues and
 merge requests here, snippets from the snippets area), system notes (listening to merge
-request and issuable events), ``projects[].notes`` in scenarios, and the cleanup of the
-collaboration records when a project goes."""
+request and issuable events), ``projects[].notes`` in scenarios, issues and merge requests
+(with their notes) in project exports, and the cleanup of the collaboration records when a
+project goes."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.notes import lifecycle, models, noteables, routes, scenario, system
+    from fakeservice.notes import lifecycle, models, noteables, routes, scenario, system, transfer
     from fakeservice.projects.models import PROJECT_DELETED
 
     noteables.register()
+    transfer.register()
     setup.tables(models.install)
     setup.routes(routes.api)
     system.register(setup)

@@ -1,5 +1,6 @@
 """The snippets area's registration: project and personal snippets (table, endpoints,
-their notes through the notes area, ``projects[].snippets`` in scenarios)."""
+their notes through the notes area, their
+storage moves, ``projects[].snippets`` in scenarios)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.snippets import models, routes, scenario
+    from fakeservice.snippets import models, routes, scenario, storage
 
     routes.register_notes()
+    storage.register()
     setup.tables(models.install)
     setup.routes(routes.api)
     scenario.register(setup.sections)

@@ -8,6 +8,7 @@ from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.projects.models import projects
 from fakeservice.snippets.models import Snippet, files
+from fakeservice.storage_moves.containers import recorded_storage
 from fakeservice.users.models import users
 from fakeservice.users.views import note_author
 
@@ -23,6 +24,9 @@ def api_url(store: Store, snippet: Snippet, base_url: str) -> str:
     if snippet.project_id is None:
         return f"{base_url}/api/v4/snippets/{snippet.id}"
     return f"{base_url}/api/v4/projects/{snippet.project_id}/snippets/{snippet.id}"
+
+
+STORAGE_KEY = "snippet_repository_storage"  # where snippets keep their storage (see .storage)
 
 
 def snippet_view(store: Store, snippet: Snippet, base_url: str) -> dict[str, Any]:
@@ -49,7 +53,7 @@ def snippet_view(store: Store, snippet: Snippet, base_url: str) -> dict[str, Any
         "imported_from": "none",
         "ssh_url_to_repo": f"git@{host}:{repo_path}.git",
         "http_url_to_repo": f"{base_url}/{repo_path}.git",
-        "repository_storage": "default",
+        "repository_storage": recorded_storage(store, STORAGE_KEY, snippet.id),
         "_links": {"self": api},
     }
 

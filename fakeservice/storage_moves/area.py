@@ -1,6 +1,6 @@
-"""The storage moves area's registration: the moves table and endpoints (and their
-``/_fake/storage_moves`` controls), read-only repositories while moving, new projects
-placed by the storage weights, forgetting a deleted project's moves, the
+"""The storage moves area's registration: the moves table, endpoints and dashboard panel
+(and their ``/_fake/storage_moves`` controls), read-only repositories while moving, new
+projects placed by the storage weights, forgetting a deleted project's moves, the
 ``storage_moves`` scenario key."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ def register(setup: Composition) -> None:
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.projects.routes import PROJECT_CREATED
     from fakeservice.repository.access import READ_ONLY_CHECK
-    from fakeservice.storage_moves import control, models, routes, scenario
+    from fakeservice.storage_moves import control, models, panel, routes, scenario
 
     setup.tables(models.install)
     setup.routes(routes.api)
@@ -24,3 +24,4 @@ def register(setup: Composition) -> None:
     setup.listen(PROJECT_DELETED, models.forget_project_moves)
     setup.listen(PROJECT_CREATED, routes.place_new_project)
     scenario.register(setup.sections)
+    setup.panel(panel.PANEL)

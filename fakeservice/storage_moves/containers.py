@@ -4,7 +4,8 @@ A :class:`ContainerKind` tells the storage moves how to find a container, where 
 repository lives, how to move it and which containers live on a storage. Projects keep
 ``repository_storage`` on the project; groups (whose wiki repository moves) keep theirs
 here, in ``store.extras["group_repository_storage"]`` (absent: the first storage).
-Another area registers snippets with :func:`register_container`.
+The snippets area registers snippets with :func:`register_container` (keeping their
+storage the way groups do, with :func:`recorded_storages`).
 """
 
 from __future__ import annotations
@@ -81,8 +82,18 @@ register_container(
 # -- groups --------------------------------------------------------------------------------
 
 
+def recorded_storages(store: Store, key: str) -> dict[int, str]:
+    """The storages recorded under ``store.extras[key]`` (container id → storage name)
+    for a kind whose records do not keep their storage (absent: the first storage)."""
+    return store.extras.setdefault(key, {})
+
+
+def recorded_storage(store: Store, key: str, container_id: int) -> str:
+    return recorded_storages(store, key).get(container_id) or storage_names(store)[0]
+
+
 def _group_storages(store: Store) -> dict[int, str]:
-    return store.extras.setdefault(_GROUP_KEY, {})
+    return recorded_storages(store, _GROUP_KEY)
 
 
 def _group(store: Store, group_id: int) -> Any | None:
@@ -91,7 +102,7 @@ def _group(store: Store, group_id: int) -> Any | None:
 
 
 def group_storage(store: Store, group: Any) -> str:
-    return _group_storages(store).get(group.id) or storage_names(store)[0]
+    return recorded_storage(store, _GROUP_KEY, group.id)
 
 
 def _set_group_storage(store: Store, group: Any, name: str) -> None:

@@ -1,6 +1,6 @@
 """The transfer area's registration: project export and import (tables, endpoints, the
-``/_fake/exports`` and ``/_fake/imports`` controls), forgetting a deleted project's
-records, the ``exports`` and ``imports`` scenario keys."""
+exports dashboard panel, the ``/_fake/exports`` and ``/_fake/imports`` controls), forgetting
+a deleted project's records, the ``exports`` and ``imports`` scenario keys."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.projects.models import PROJECT_DELETED
-    from fakeservice.transfer import control, exports, import_routes, imports, routes, scenario
+    from fakeservice.transfer import (
+        control,
+        exports,
+        import_routes,
+        imports,
+        panel,
+        routes,
+        scenario,
+    )
 
     setup.tables(exports.install)
     setup.tables(imports.install)
@@ -21,3 +29,4 @@ def register(setup: Composition) -> None:
     setup.listen(PROJECT_DELETED, exports.forget_export)
     setup.listen(PROJECT_DELETED, imports.forget_import)
     scenario.register(setup.sections)
+    setup.panel(panel.PANEL)

@@ -57,7 +57,9 @@ def test_state_lists_panels_clock_runner_rules_and_journal() -> None:
     assert [r["limit"] for r in state["rate_limits"]] == [100]
     assert [(e["method"], e["path"]) for e in state["journal"]] == [("GET", "/api/v4/user")]
     by_key = {p["key"]: p for p in state["panels"]}
-    assert list(by_key) == ["pipelines", "users", "groups", "projects"]
+    assert list(by_key) == [
+        "pipelines", "users", "groups", "projects", "merge_requests", "exports", "storage_moves",
+    ]  # fmt: skip
     users = by_key["users"]
     assert users["count"] == len(svc.store.tables["users"])
     assert len(users["rows"]) == min(users["count"], panels.MAX_ROWS)
@@ -94,6 +96,48 @@ def test_pipelines_show_their_jobs_in_their_states() -> None:
         ]
     )
     assert all(set(job) == {"label", "status", "id", "stage"} for job in row["jobs"])
+
+
+def test_merge_requests_exports_and_storage_moves_have_panels() -> None:
+    svc = FakeService()
+
+    def post(path: str, **fields: object) -> dict:
+        answer = svc.request("POST", path, json_body=fields, token="root-token")
+        assert answer.status in (201, 202), answer.body
+        return answer.json()
+
+    post("/projects/1/repository/branches", branch="fix", ref="main")
+    post("/projects/1/merge_requests", source_branch="fix", target_branch="main", title="Fix")
+    post("/projects/1/export")
+    post("/projects/1/repository_storage_moves", destination_storage_name="storage2")
+    by_key = {p["key"]: p for p in dashboard_state(svc)["panels"]}
+    (mr,) = by_key["merge_requests"]["rows"]
+    assert {k: mr[k] for k in ("project", "reference", "title", "status", "branches")} == {
+        "project": "acme/website",
+        "reference": "!1",
+        "title": "Fix",
+        "status": "opened",
+        "branches": "fix → main",
+    }
+    (export,) = by_key["exports"]["rows"]
+    assert (export["project"], export["user"], by_key["exports"]["count"]) == (
+        "acme/website",
+        "root",
+        1,
+    )
+    assert (
+        export["status"]
+        == svc.request("GET", "/projects/1/export", token="root-token").json()["export_status"]
+    )
+    (move,) = by_key["storage_moves"]["rows"]
+    assert (move["container"], move["source"], move["destination"]) == (
+        "project 1",
+        "default",
+        "storage2",
+    )
+    assert by_key["storage_moves"]["columns"] == [
+        "id", "container", "source", "destination", "status", "updated_at",
+    ]  # fmt: skip
 
 
 def test_an_area_adds_a_panel_with_one_registration() -> None:

@@ -63,6 +63,37 @@ def ensure_protected_branches(project: Any, wanted: Mapping[str, Mapping[str, in
         project.protectedbranches.create({"name": name, **levels})
 
 
+def ensure_named(manager: Any, key: str, wanted: Mapping[str, Mapping[str, str]]) -> None:
+    """Labels (``key`` name) or milestones (``key`` title): create or update each."""
+    present = {getattr(obj, key): obj for obj in manager.list(get_all=True)}
+    for name, fields in wanted.items():
+        found = present.get(name)
+        if found is None:
+            manager.create({key: name, **fields})
+        else:
+            _update(found, fields)
+
+
+def board_lists(board: Any) -> list[str]:
+    return [item.label["name"] for item in board.lists.list(get_all=True)]
+
+
+def ensure_boards(project: Any, wanted: Mapping[str, list[str]]) -> None:
+    present = {board.name: board for board in project.boards.list(get_all=True)}
+    label_ids = {label.name: label.id for label in project.labels.list(get_all=True)}
+    for name, names in wanted.items():
+        board = present.get(name) or project.boards.create({"name": name})
+        have = board_lists(board)
+        for label in names:
+            if label not in have:
+                board.lists.create({"label_id": label_ids[label]})
+        for position, label in enumerate(names):
+            item = next(i for i in board.lists.list(get_all=True) if i.label["name"] == label)
+            if item.position != position:
+                item.position = position
+                item.save()
+
+
 def _get_or_create(manager: Any, path: str, payload: Callable[[str, str], dict[str, Any]]) -> Any:
     """The object at ``path``, created from ``payload(parent_path, short_path)`` if missing."""
     try:
@@ -101,6 +132,9 @@ def ensure_project(gl: gitlab.Gitlab, spec: Config) -> Any:
     ensure_members(gl, project, spec.get("members", {}))
     ensure_protected_branches(project, spec.get("protected_branches", {}))
     ensure_badges(project, spec.get("badges", []), "project")
+    ensure_named(project.labels, "name", spec.get("labels", {}))
+    ensure_named(project.milestones, "title", spec.get("milestones", {}))
+    ensure_boards(project, spec.get("boards", {}))
     return project
 
 
@@ -124,6 +158,22 @@ def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
             f"{spec['path']} badge {b['name']}"
             for b in spec.get("badges", [])
             if b["name"] not in names
+        ]
+        for manager, key, kind in (
+            (project.labels, "name", "labels"),
+            (project.milestones, "title", "milestones"),
+        ):
+            present = {getattr(obj, key): obj for obj in manager.list(get_all=True)}
+            problems += [
+                f"{spec['path']} {kind} {name}"
+                for name, fields in spec.get(kind, {}).items()
+                if name not in present or _differs(present[name], fields)
+            ]
+        boards = {board.name: board_lists(board) for board in project.boards.list(get_all=True)}
+        problems += [
+            f"{spec['path']} board {name}"
+            for name, lists in spec.get("boards", {}).items()
+            if boards.get(name) != lists
         ]
     return problems
 

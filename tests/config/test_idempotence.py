@@ -1,11 +1,11 @@
 """Configuration as code, end to end: one declarative description of groups, a subgroup,
-projects with settings, members, protected branches, badges and topics, applied through
-python-gitlab the way configuration tools do (look up, create or update, read back). The
-instance then equals the description, and applying it again writes nothing: the request
-journal shows no POST, PUT, PATCH or DELETE in the second pass.
+projects with settings, members, protected branches, badges, topics, labels, milestones and
+boards, applied through python-gitlab the way configuration tools do (look up, create or
+update, read back). The instance then equals the description, and applying it again writes
+nothing: the request journal shows no POST, PUT, PATCH or DELETE in the second pass.
 
-Boards, labels, milestones, variables, hooks, schedules and protected tags are built by
-other areas; they join this description when they land."""
+Labels, milestones and issue boards (with their label lists) are part of it; variables,
+hooks, schedules and protected tags are built by other areas and join when they land."""
 
 from __future__ import annotations
 
@@ -86,6 +86,12 @@ CONFIG: dict[str, Any] = {
                 "merge_requests_template": "## Why\n",
             },
             "members": {"eve": 30},
+            "labels": {
+                "bug": {"color": "#FF0000", "description": "Something is broken"},
+                "ready": {"color": "#00AA00", "description": "Ready to ship"},
+            },
+            "milestones": {"v1": {"description": "First release", "due_date": "2030-01-31"}},
+            "boards": {"Delivery": ["ready", "bug"]},
             "protected_branches": {
                 "main": {"push_access_level": 40, "merge_access_level": 30},
                 "release/*": {"push_access_level": 0, "merge_access_level": 40},
@@ -126,6 +132,7 @@ def test_apply_twice_writes_once(svc: FakeService) -> None:
     apply(gl, CONFIG)
     first = writes(svc, 0)
     assert "POST /api/v4/groups" in first and "POST /api/v4/projects" in first
+    assert sum(w.endswith("/lists") for w in first) == 2  # the board's two label lists
     assert read_back(gl, CONFIG) == []
     mark = svc.journal.last().seq
     apply(gl, CONFIG)

@@ -73,6 +73,7 @@ def test_create_answers_every_field(svc: FakeService) -> None:
         "labels": ["launch", "web"],
         "upvotes": 0,
         "downvotes": 0,
+        "user_notes_count": 0,
         "subscribed": True,
         "_links": {
             "self": f"{api}/epics/1",

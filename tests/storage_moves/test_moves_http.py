@@ -320,3 +320,44 @@ def test_new_projects_follow_the_storage_weights(svc: FakeService) -> None:
     assert create("third", repository_storage="default") == "default"
     listed = body(call(svc, "GET", "/projects", query={"repository_storage": "storage2"}))
     assert [p["name"] for p in listed] == ["second"]
+
+
+def test_snippet_moves_find_and_move_snippets(svc: FakeService) -> None:
+    made = call(
+        svc,
+        "POST",
+        "/projects/1/snippets",
+        json_body={"title": "Tip", "files": [{"file_path": "a.txt", "content": "A\n"}]},
+    )
+    assert made.status == 201, made.body
+    snippet = body(made)
+    assert snippet["repository_storage"] == "default"
+    move = call(
+        svc,
+        "POST",
+        f"/snippets/{snippet['id']}/repository_storage_moves",
+        json_body={"destination_storage_name": "storage2"},
+    )
+    assert move.status == 201, move.body
+    data = body(move)
+    assert (data["state"], data["snippet"]["id"], data["snippet"]["title"]) == (
+        "finished",
+        snippet["id"],
+        "Tip",
+    )
+    shown = body(call(svc, "GET", f"/projects/1/snippets/{snippet['id']}"))
+    assert shown["repository_storage"] == "storage2"
+    accepted = call(
+        svc,
+        "POST",
+        "/snippet_repository_storage_moves",
+        json_body={"source_storage_name": "storage2", "destination_storage_name": "default"},
+    )
+    assert accepted.status == 202
+    moves = body(call(svc, "GET", "/snippet_repository_storage_moves"))
+    assert [(m["snippet"]["id"], m["destination_storage_name"]) for m in moves] == [
+        (snippet["id"], "default"),
+        (snippet["id"], "storage2"),
+    ]
+    shown = body(call(svc, "GET", f"/projects/1/snippets/{snippet['id']}"))
+    assert shown["repository_storage"] == "default"

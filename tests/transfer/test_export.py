@@ -100,6 +100,10 @@ def test_archive_is_a_real_gzip_tar(svc: FakeService, tmp_path: Path) -> None:
         "VERSION",
         "project.bundle",
         "tree/project.json",
+        "tree/project/issues.ndjson",
+        "tree/project/labels.ndjson",
+        "tree/project/merge_requests.ndjson",
+        "tree/project/milestones.ndjson",
         "tree/project/project_members.ndjson",
     ]
     assert files["VERSION"] == b"0.2.4"

@@ -1,0 +1,1 @@
+"""Issue boards of projects and groups, with their lists."""
