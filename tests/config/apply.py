@@ -63,8 +63,22 @@ def ensure_protected_branches(project: Any, wanted: Mapping[str, Mapping[str, in
         project.protectedbranches.create({"name": name, **levels})
 
 
+def ensure_protected_tags(project: Any, wanted: Mapping[str, int]) -> None:
+    """Protected tags by name pattern with their create access level (no update endpoint:
+    a changed level is a delete and a create)."""
+    present = {pt.name: pt for pt in project.protectedtags.list(get_all=True)}
+    for name, level in wanted.items():
+        found = present.get(name)
+        if found is not None and found.create_access_levels[0]["access_level"] == level:
+            continue
+        if found is not None:
+            project.protectedtags.delete(name)
+        project.protectedtags.create({"name": name, "create_access_level": level})
+
+
 def ensure_named(manager: Any, key: str, wanted: Mapping[str, Mapping[str, str]]) -> None:
-    """Labels (``key`` name) or milestones (``key`` title): create or update each."""
+    """Labels (``key`` name), milestones (``key`` title) or CI/CD variables (``key``
+    key): create or update each."""
     present = {getattr(obj, key): obj for obj in manager.list(get_all=True)}
     for name, fields in wanted.items():
         found = present.get(name)
@@ -114,6 +128,7 @@ def ensure_group(gl: gitlab.Gitlab, spec: Config) -> Any:
     _update(group, spec["settings"])
     ensure_members(gl, group, spec.get("members", {}))
     ensure_badges(group, spec.get("badges", []), "group")
+    ensure_named(group.variables, "key", spec.get("variables", {}))
     return group
 
 
@@ -131,11 +146,24 @@ def ensure_project(gl: gitlab.Gitlab, spec: Config) -> Any:
     _update(project, spec["settings"])
     ensure_members(gl, project, spec.get("members", {}))
     ensure_protected_branches(project, spec.get("protected_branches", {}))
+    ensure_protected_tags(project, spec.get("protected_tags", {}))
+    ensure_named(project.variables, "key", spec.get("variables", {}))
     ensure_badges(project, spec.get("badges", []), "project")
     ensure_named(project.labels, "name", spec.get("labels", {}))
     ensure_named(project.milestones, "title", spec.get("milestones", {}))
     ensure_boards(project, spec.get("boards", {}))
     return project
+
+
+def _named_problems(
+    where: str, kind: str, manager: Any, key: str, wanted: Mapping[str, Mapping[str, Any]]
+) -> list[str]:
+    present = {getattr(obj, key): obj for obj in manager.list(get_all=True)}
+    return [
+        f"{where} {kind} {name}"
+        for name, fields in wanted.items()
+        if name not in present or _differs(present[name], fields)
+    ]
 
 
 def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
@@ -150,6 +178,9 @@ def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
             for u, lv in spec.get("members", {}).items()
             if levels.get(u) != lv
         ]
+        problems += _named_problems(
+            spec["path"], "variables", group.variables, "key", spec.get("variables", {})
+        )
     for spec in config["projects"]:
         project = gl.projects.get(spec["path"])
         problems += [f"{spec['path']}.{k}" for k in _differs(project, spec["settings"])]
@@ -162,13 +193,18 @@ def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
         for manager, key, kind in (
             (project.labels, "name", "labels"),
             (project.milestones, "title", "milestones"),
+            (project.variables, "key", "variables"),
         ):
-            present = {getattr(obj, key): obj for obj in manager.list(get_all=True)}
-            problems += [
-                f"{spec['path']} {kind} {name}"
-                for name, fields in spec.get(kind, {}).items()
-                if name not in present or _differs(present[name], fields)
-            ]
+            problems += _named_problems(spec["path"], kind, manager, key, spec.get(kind, {}))
+        tags = {
+            pt.name: pt.create_access_levels[0]["access_level"]
+            for pt in project.protectedtags.list(get_all=True)
+        }
+        problems += [
+            f"{spec['path']} protected tag {name}"
+            for name, level in spec.get("protected_tags", {}).items()
+            if tags.get(name) != level
+        ]
         boards = {board.name: board_lists(board) for board in project.boards.list(get_all=True)}
         problems += [
             f"{spec['path']} board {name}"

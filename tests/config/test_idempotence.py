@@ -4,8 +4,8 @@ boards, applied through python-gitlab the way configuration tools do (look up, c
 update, read back). The instance then equals the description, and applying it again writes
 nothing: the request journal shows no POST, PUT, PATCH or DELETE in the second pass.
 
-Labels, milestones and issue boards (with their label lists) are part of it; variables,
-hooks, schedules and protected tags are built by other areas and join when they land."""
+Labels, milestones, issue boards (with their label lists), project and group CI/CD
+variables and protected tags are part of it; hooks and schedules join when they land."""
 
 from __future__ import annotations
 
@@ -49,6 +49,25 @@ CONFIG: dict[str, Any] = {
                     "image_url": "https://img.example.com/chat.svg",
                 }
             ],
+            "variables": {
+                "REGISTRY": {
+                    "value": "registry.example.com",
+                    "variable_type": "env_var",
+                    "protected": False,
+                    "masked": False,
+                    "raw": True,
+                    "environment_scope": "*",
+                    "description": "Where images go",
+                },
+                "DEPLOY_KEY": {
+                    "value": "s3cr3t-deploy-key",
+                    "variable_type": "file",
+                    "protected": True,
+                    "masked": True,
+                    "raw": False,
+                    "environment_scope": "production",
+                },
+            },
         },
         {
             "path": "platform/tools",
@@ -96,6 +115,26 @@ CONFIG: dict[str, Any] = {
                 "main": {"push_access_level": 40, "merge_access_level": 30},
                 "release/*": {"push_access_level": 0, "merge_access_level": 40},
             },
+            "protected_tags": {"v*": 40, "nightly-*": 30},
+            "variables": {
+                "DEPLOY_TOKEN": {
+                    "value": "tok-1234567890",
+                    "variable_type": "env_var",
+                    "protected": True,
+                    "masked": True,
+                    "raw": False,
+                    "environment_scope": "*",
+                    "description": "Deploys",
+                },
+                "KUBECONFIG": {
+                    "value": "apiVersion: v1\n",
+                    "variable_type": "file",
+                    "protected": False,
+                    "masked": False,
+                    "raw": True,
+                    "environment_scope": "staging/*",
+                },
+            },
             "badges": [
                 {
                     "name": "pipeline",
@@ -133,6 +172,8 @@ def test_apply_twice_writes_once(svc: FakeService) -> None:
     first = writes(svc, 0)
     assert "POST /api/v4/groups" in first and "POST /api/v4/projects" in first
     assert sum(w.endswith("/lists") for w in first) == 2  # the board's two label lists
+    assert sum(w.endswith("/protected_tags") for w in first) == 2
+    assert sum(w.endswith("/variables") for w in first) == 4  # two per group and project
     assert read_back(gl, CONFIG) == []
     mark = svc.journal.last().seq
     apply(gl, CONFIG)
@@ -149,4 +190,17 @@ def test_a_drifted_setting_is_the_only_write(svc: FakeService) -> None:
     mark = svc.journal.last().seq
     apply(gl, CONFIG)
     assert writes(svc, mark) == ["PUT /api/v4/projects/" + str(drift.id)]
+    assert read_back(gl, CONFIG) == []
+
+
+def test_a_drifted_variable_is_the_only_write(svc: FakeService) -> None:
+    gl = client(svc)
+    apply(gl, CONFIG)
+    project = gl.projects.get("platform/tools/deployer")
+    drift = project.variables.get("KUBECONFIG")
+    drift.environment_scope = "*"
+    drift.save()
+    mark = svc.journal.last().seq
+    apply(gl, CONFIG)
+    assert writes(svc, mark) == [f"PUT /api/v4/projects/{project.id}/variables/KUBECONFIG"]
     assert read_back(gl, CONFIG) == []
