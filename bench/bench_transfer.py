@@ -1,12 +1,14 @@
 """Benchmark of project export and import: a project with 5,000 commits (each changing a
-file among 200), exported to a real archive and imported back, against a small-state twin
-with 50 commits.
+file among 200) and 1,000 issues, exported to a real archive and imported back, against a
+small-state twin with 50 commits and 10 issues.
 
-Run: ``python bench/bench_transfer.py [--commits 5000] [--small 50] [--repeat 3]``.
+Run: ``python bench/bench_transfer.py [--commits 5000] [--issues 1000] [--small 50]
+[--small-issues 10] [--repeat 3]``.
 Prints, per size, the median wall time of export (archive built and downloaded) and import
 (archive read, bundle unpacked, project filled), the archive's size, the peak memory
-(``tracemalloc``) of each, and the ratio big/small. Issues are not carried yet (no issues
-area exists): the figures cover the repository, the settings and the members.
+(``tracemalloc``) of each, and the ratio big/small. The issues are created through the API
+(every tenth one closed) and travel in the archive with the repository, settings and
+members.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ ADMIN = "root-token"
 FILES = 200
 
 
-def build(commits: int) -> FakeService:
+def build(commits: int, issues: int) -> FakeService:
     svc = FakeService(
         {
             "users": [{"username": "root", "admin": True, "tokens": [{"token": ADMIN}]}],
@@ -48,6 +50,20 @@ def build(commits: int) -> FakeService:
             store, project, repo, [action], user=user, now=now, branch="main",
             message=f"change {index}",
         )  # fmt: skip
+    for index in range(issues):
+        made = svc.request(
+            "POST",
+            "/projects/1/issues",
+            token=ADMIN,
+            json_body={"title": f"issue {index}", "description": f"body of issue {index}"},
+        )
+        assert made.status == 201
+        if index % 10 == 0:
+            iid = made.json()["iid"]
+            closed = svc.request(
+                "PUT", f"/projects/1/issues/{iid}", token=ADMIN, json_body={"state_event": "close"}
+            )
+            assert closed.status == 200
     return svc
 
 
@@ -82,8 +98,8 @@ def import_into(svc: FakeService, data: bytes, path: str) -> None:
     assert answer.status_code == 201 and answer.json()["import_status"] == "finished"
 
 
-def run(commits: int, repeat: int) -> dict[str, float]:
-    svc = build(commits)
+def run(commits: int, issues: int, repeat: int) -> dict[str, float]:
+    svc = build(commits, issues)
     out: dict[str, list[float]] = {"export_s": [], "import_s": [], "export_peak_mb": [],
                                    "import_peak_mb": []}  # fmt: skip
     size = 0
@@ -110,10 +126,13 @@ def run(commits: int, repeat: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commits", type=int, default=5000)
+    parser.add_argument("--issues", type=int, default=1000)
     parser.add_argument("--small", type=int, default=50)
+    parser.add_argument("--small-issues", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    small, big = run(args.small, args.repeat), run(args.commits, args.repeat)
+    small = run(args.small, args.small_issues, args.repeat)
+    big = run(args.commits, args.issues, args.repeat)
     print(f"{'measure':<16}{args.small:>12}{args.commits:>12}{'ratio':>10}")
     for key in small:
         ratio = big[key] / small[key] if small[key] else float("nan")

@@ -8,7 +8,8 @@ Lists are served from sorted indexes (all ordered by id within a partition):
   ``by_pipeline_kind`` and ``by_pipeline_kind_status`` (pipeline jobs and bridges),
   ``by_pipeline`` (every job of a pipeline), ``latest_by_pipeline_name`` (artifacts by
   job name), ``runner_due`` (timed runner events, ordered by due time),
-  ``active_builds`` (pending, delayed and running builds, for draining), ``token``;
+  ``active_builds`` (pending, delayed and running builds, for draining), ``archives``
+  (jobs with an archive, kept or expiring by expiry time), ``token``;
 * pipelines: ``roots_by_<order_by>`` (project lists, children left out), ``children``,
   ``roots_by_project_ref`` and ``by_project_ref_status`` (latest / latest successful).
 """
@@ -150,6 +151,14 @@ def _root_project(p: Pipeline) -> int | None:
     return p.project_id if p.parent_id is None else None
 
 
+def archive_partition(job: Job) -> str | None:
+    """``"kept"`` for an archive that never expires, ``"expiring"`` for one that does,
+    None for a job without an archive (the ``archives`` index, for Geo's counters)."""
+    if job.archive is None:
+        return None
+    return "kept" if job.artifacts_locked or job.artifacts_expire_at is None else "expiring"
+
+
 def install(store: Store) -> None:
     job_table = store.table("ci_jobs")
     job_table.add_unique("token", lambda j: j.token or None)
@@ -168,6 +177,7 @@ def install(store: Store) -> None:
     job_table.add_sorted(
         "runner_due", lambda j: None if j.due_at is None else "due", lambda j: (j.due_at,)
     )
+    job_table.add_sorted("archives", archive_partition, lambda j: (j.artifacts_expire_at,))
     job_table.add_sorted(
         "active_builds",
         lambda j: j.status if j.is_build and j.status in ACTIVE_BUILD else None,

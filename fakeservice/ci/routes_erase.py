@@ -36,6 +36,6 @@ def erase_job(ctx: Context) -> Any:
         raise Forbidden()
     if not erasable(job):
         raise Forbidden("Job is not erasable!")
-    artifacts.erase(job)
+    artifacts.erase(ctx.store, job)
     jobs(ctx.store).update(job, trace=None, erased_at=ctx.now)
     return renderer(ctx).job(job)

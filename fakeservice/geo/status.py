@@ -12,8 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.ci.artifacts.job_artifacts import archive_of
-from fakeservice.ci.models import jobs
+from fakeservice.ci.artifacts.job_artifacts import live_archives
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.geo.models import GeoNode
@@ -52,7 +51,7 @@ def counts(store: Store, now: dt.datetime) -> dict[str, int]:
     found["repositories"] = sum(
         1 for project in table if (repo := find_repository(store, project)) and not repo.is_empty
     )
-    found["job_artifacts"] = sum(1 for job in jobs(store) if archive_of(job, now) is not None)
+    found["job_artifacts"] = live_archives(store, now)
     return found
 
 

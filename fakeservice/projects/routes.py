@@ -314,6 +314,10 @@ EDIT_PARAMS = (*settings.PARAMS, Param("avatar", AVATAR_FILE))
 # Areas react to project creation through the API (e.g. the repository area's
 # ``initialize_with_readme``) by listening to this event: ``hook(ctx, project, params)``.
 PROJECT_CREATED = "project.created"
+# an administrator asked ``PUT /projects/:id`` for another ``repository_storage``:
+# listeners ``hook(ctx, project, storage)`` schedule the move (or raise ValidationFailed,
+# before anything changed); without listeners the field is set directly
+PROJECT_STORAGE_CHANGE = "project.storage_change"
 CreateHook = Callable[[Context, Project, dict[str, Any]], None]
 
 
@@ -482,6 +486,12 @@ def edit(ctx: Context) -> Any:
         errors.setdefault(key, []).extend(found)
     if errors:
         raise ValidationFailed(errors)
+    movers = listeners(ctx.store, PROJECT_STORAGE_CHANGE)
+    if movers and "repository_storage" in changes:
+        storage = changes.pop("repository_storage")
+        if storage != project.repository_storage:
+            for hook in movers:
+                hook(ctx, project, storage)
     old_topics = list(project.topics)
     if "topics" in changes:
         changes["topics"] = topic_models.canonical(ctx.store, ctx.now, changes["topics"])

@@ -1,6 +1,7 @@
 """The storage moves area's registration: the moves table, endpoints and dashboard panel
 (and their ``/_fake/storage_moves`` controls), read-only repositories while moving, new
-projects placed by the storage weights, forgetting a deleted project's moves, the
+projects placed by the storage weights, an administrator's storage edit scheduled as a
+move, forgetting a deleted project's moves, the
 ``storage_moves`` scenario key."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
 
 def register(setup: Composition) -> None:
     from fakeservice.projects.models import PROJECT_DELETED
-    from fakeservice.projects.routes import PROJECT_CREATED
+    from fakeservice.projects.routes import PROJECT_CREATED, PROJECT_STORAGE_CHANGE
     from fakeservice.repository.access import READ_ONLY_CHECK
     from fakeservice.storage_moves import control, models, panel, routes, scenario
 
@@ -23,5 +24,6 @@ def register(setup: Composition) -> None:
     setup.listen(READ_ONLY_CHECK, models.project_read_only)
     setup.listen(PROJECT_DELETED, models.forget_project_moves)
     setup.listen(PROJECT_CREATED, routes.place_new_project)
+    setup.listen(PROJECT_STORAGE_CHANGE, routes.move_edited_project)
     scenario.register(setup.sections)
     setup.panel(panel.PANEL)

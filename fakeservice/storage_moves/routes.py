@@ -8,7 +8,11 @@ snippets and groups (groups: paid tier, 403 otherwise):
 * ``GET /<kinds>/:id/repository_storage_moves`` and ``.../:repository_storage_move_id``;
 * ``POST /<kinds>/:id/repository_storage_moves``: move one container, 201 with the move.
 
-New projects (``POST /projects``) are placed on the storage the weights prefer.
+New projects (``POST /projects``) are placed on the storage the weights prefer. An
+administrator's ``PUT /projects/:id`` with another ``repository_storage`` schedules a move
+to it, as the real service does: the project keeps answering with its current storage
+until the move has replicated. An invalid move fails the whole edit with 400, its errors
+under ``repository_storage_moves.<field>`` (Rails' naming for an associated record's).
 
 Unknown moves are ``404 Not found``; unknown containers ``404 <Kind> Not Found``.
 """
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import NotFound, ParamError, or_404
+from fakeservice.core.errors import NotFound, ParamError, ValidationFailed, or_404
 from fakeservice.groups.lookup import find_group_or_404
 from fakeservice.instance.models import require_paid_plan, storage_names
 from fakeservice.instance.settings import preferred_storage
@@ -153,6 +157,19 @@ def place_new_project(ctx: Context, project: Any, params: dict[str, Any]) -> Non
     wanted = preferred_storage(ctx.store)
     if project.repository_storage != wanted:
         projects(ctx.store).update(project, repository_storage=wanted)
+
+
+def move_edited_project(ctx: Context, project: Any, storage: str) -> None:
+    """Schedule the move an administrator's ``PUT /projects/:id`` asked for (400 first,
+    leaving everything as it was, when the move would be invalid)."""
+    kind = container_kind("project")
+    assert kind is not None
+    errors = models.errors_for(ctx.store, kind, project, storage)
+    if errors:
+        raise ValidationFailed(
+            {f"repository_storage_moves.{key}": found for key, found in errors.items()}
+        )
+    models.create_move(ctx.store, kind, project, storage, ctx.now)
 
 
 _register("project", "projects", "Project", STR)

@@ -30,7 +30,14 @@ from fakeservice.ci.artifacts.archive import (
     normalize_member_path,
 )
 from fakeservice.ci.machines import FINISHED
-from fakeservice.ci.models import Job, Pipeline, latest_jobs, latest_with_status, pipeline_tree
+from fakeservice.ci.models import (
+    Job,
+    Pipeline,
+    jobs,
+    latest_jobs,
+    latest_with_status,
+    pipeline_tree,
+)
 from fakeservice.core.store import Store
 
 ARCHIVE_NAME = "artifacts.zip"
@@ -101,8 +108,15 @@ def _safe(files: Mapping[str, bytes]) -> dict[str, bytes]:
     return out
 
 
-def collect_artifacts(job: Job, produced: Mapping[str, bytes], now: dt.datetime) -> None:
+def collect_artifacts(
+    store: Store, job: Job, produced: Mapping[str, bytes], now: dt.datetime
+) -> None:
     """Store what a build that just finished leaves behind (see the module docstring)."""
+    _collect(job, produced, now)
+    jobs(store).reindex(job)
+
+
+def _collect(job: Job, produced: Mapping[str, bytes], now: dt.datetime) -> None:
     spec = job.artifacts_spec
     if spec is None or job.status not in ("success", "failed"):
         return
@@ -170,20 +184,33 @@ def _entry(file_type: str, size: int, filename: str, file_format: str) -> dict[s
     return {"file_type": file_type, "size": size, "filename": filename, "file_format": file_format}
 
 
-def keep(job: Job) -> None:
+def keep(store: Store, job: Job) -> None:
     """Keep the artifacts forever (``artifacts_expire_at`` becomes null)."""
-    job.artifacts_locked = True
-    job.artifacts_expire_at = None
+    jobs(store).update(job, artifacts_locked=True, artifacts_expire_at=None)
 
 
-def erase(job: Job) -> None:
+def erase(store: Store, job: Job) -> None:
     """Delete every artifact of the job except its log."""
-    job.archive = None
-    job.metadata = None
-    job.junit_documents = ()
-    job.junit_gz = None
-    job.artifacts_expire_at = None
-    job.artifacts_locked = False
+    jobs(store).update(
+        job,
+        archive=None,
+        metadata=None,
+        junit_documents=(),
+        junit_gz=None,
+        artifacts_expire_at=None,
+        artifacts_locked=False,
+    )
+
+
+def live_archives(store: Store, now: dt.datetime) -> int:
+    """How many jobs hold an archive still downloadable at ``now``, from the ``archives``
+    index: every kept one plus the expiring ones whose expiry is after ``now``."""
+    index = jobs(store).sorted["archives"]
+    kept = len(index.parts.get("kept", ()))
+    expiring = index.parts.get("expiring")
+    if not expiring:
+        return kept
+    return kept + len(expiring) - expiring.bisect_right((now, float("inf")))
 
 
 def find_by_ref(store: Store, project_id: int, ref: str, name: str, now: dt.datetime) -> Job | None:

@@ -163,7 +163,7 @@ def keep_artifacts(ctx: Context) -> Any:
     """Keep the job's artifacts from expiring."""
     project = writable_project(ctx, DEVELOPER)
     job = build_of(ctx, project)
-    artifacts.keep(job)
+    artifacts.keep(ctx.store, job)
     return renderer(ctx).job(job, download_url=True)
 
 
@@ -173,4 +173,4 @@ def delete_artifacts(ctx: Context) -> None:
     project = readable_project(ctx)
     job = build_of(ctx, project)
     writable_project(ctx, MAINTAINER)
-    artifacts.erase(job)
+    artifacts.erase(ctx.store, job)

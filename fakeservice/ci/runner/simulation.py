@@ -167,7 +167,7 @@ def finish(
     else:
         fire_job(store, job, "cancel", now, refresh=False)
     produced = outcome.artifacts if artifacts is None else artifacts
-    collect_artifacts(job, default_artifacts(job) if produced is None else produced, now)
+    collect_artifacts(store, job, default_artifacts(job) if produced is None else produced, now)
     if job.status == "failed" and _retries_left(job):
         clone(store, job, job.user_id, now)
     if refresh:
