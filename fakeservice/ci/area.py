@@ -1,6 +1,6 @@
 """The CI area's registration: tables, endpoints (jobs, pipelines, artifacts, lint, the
 ``/_fake/ci`` runner controls), reactions to other areas (a project going, refs moving,
-a job token presented), the CI scenario keys and replay actions, and ``service.runner``."""
+a job token presented), the CI scenario keys (pipeline schedules too) and replay actions, and ``service.runner``."""
 
 from __future__ import annotations
 
@@ -31,12 +31,17 @@ def register(setup: Composition) -> None:
     from fakeservice.ci.pipelines import routes as pipeline_routes
     from fakeservice.ci.runner import extension
     from fakeservice.ci.runner import routes as runner_routes
+    from fakeservice.ci.schedules import models as schedule_models
+    from fakeservice.ci.schedules import routes as schedule_routes
+    from fakeservice.ci.schedules import runs as schedule_runs
+    from fakeservice.ci.schedules import scenario as schedule_scenario
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.models import REFS_MOVED
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP
 
     setup.tables(models.install)
     setup.tables(variables_models.install)
+    setup.tables(schedule_models.install)
     for routes in (
         job_routes,
         pipeline_routes,
@@ -47,9 +52,11 @@ def register(setup: Composition) -> None:
         routes_latest,
         variables_routes,
         job_token_scope,
+        schedule_routes,
     ):
         setup.routes(routes.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
+    setup.listen(PROJECT_DELETED, schedule_models.forget_project)
     setup.listen(REFS_MOVED, push.on_refs_moved)
     setup.listen(JOB_TOKEN_LOOKUP, token_lookup)
     setup.listen(BRIDGE_PENDING, bridges.start_bridge)
@@ -57,4 +64,6 @@ def register(setup: Composition) -> None:
     scenario.register(setup.sections)
     variables_scenario.register(setup.sections)
     job_token_scope.register(setup.sections)
+    schedule_scenario.register(setup.sections)
     setup.extension(extension.extend)
+    setup.extension(schedule_runs.extend)

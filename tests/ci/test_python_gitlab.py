@@ -1,5 +1,5 @@
 """The reference client (python-gitlab) against a live server: pipelines, jobs, logs,
-artifacts, lint, and a client-side polling loop under the timed runner."""
+artifacts, lint, pipeline schedules, and a client-side polling loop under the timed runner."""
 
 from __future__ import annotations
 
@@ -237,3 +237,44 @@ def test_polling_with_the_control_plane_over_http(server: tuple[FakeService, str
     assert statuses[-1] == "success" and len(statuses) == 8
     assert pipeline.finished_at == "2026-01-01T09:01:55Z"
     assert svc.server_errors == []
+
+
+def test_pipeline_schedule_lifecycle(live: tuple[FakeService, gitlab.Gitlab]) -> None:
+    _svc, gl = live
+    url = gl.url
+    alice = gitlab.Gitlab(url, private_token="alice-token").projects.get("acme/pipes")
+    root = gitlab.Gitlab(url, private_token="root-token").projects.get("acme/pipes")
+    schedule = alice.pipelineschedules.create(
+        {"description": "nightly", "ref": "main", "cron": "0 1 * * *"}
+    )
+    assert schedule.cron_timezone == "UTC" and schedule.owner["username"] == "alice"
+    assert schedule.next_run_at == "2026-01-02T01:00:00Z"
+
+    schedule.cron = "15 * * * *"
+    schedule.save()
+    fetched = alice.pipelineschedules.get(schedule.id)
+    assert fetched.cron == "15 * * * *" and fetched.next_run_at == "2026-01-01T09:15:00Z"
+
+    variable = fetched.variables.create({"key": "MODE", "value": "nightly"})
+    variable.value = "full"
+    variable.save()
+    assert alice.pipelineschedules.get(schedule.id).attributes["variables"] == [
+        {"key": "MODE", "value": "full", "variable_type": "env_var"}
+    ]
+
+    assert fetched.play() == {"message": "201 Created"}
+    runs = fetched.pipelines.list(get_all=True)
+    assert [p.source for p in runs] == ["schedule"]
+    assert alice.pipelines.get(runs[0].id).variables.list()[0].value == "full"
+    assert alice.pipelineschedules.get(schedule.id).last_pipeline["id"] == runs[0].id
+
+    theirs = root.pipelineschedules.get(schedule.id)
+    theirs.take_ownership()
+    assert theirs.owner["username"] == "root"
+    with pytest.raises(gitlab.GitlabUpdateError):
+        fetched.description = "not mine any more"
+        fetched.save()
+
+    assert [s.id for s in alice.pipelineschedules.list(scope="active")] == [schedule.id]
+    alice.pipelineschedules.delete(schedule.id)
+    assert alice.pipelineschedules.list() == []

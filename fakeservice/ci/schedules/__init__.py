@@ -1,0 +1,1 @@
+"""Pipeline schedules: a cron evaluator, the schedule records and their endpoints."""
