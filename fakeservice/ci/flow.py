@@ -36,6 +36,10 @@ from fakeservice.core.store import Store
 # pipeline, now)`` for a finished downstream pipeline (its ``trigger_job_id`` is set).
 BRIDGE_PENDING = "ci.bridge.pending"
 DOWNSTREAM_COMPLETED = "ci.downstream.completed"
+# ``created(store, job, now)`` for each new job; ``moved(store, job, now)`` after each
+# transition of a job (the environments area follows them with deployments).
+JOB_CREATED = "ci.job.created"
+JOB_MOVED = "ci.job.moved"
 Observer = Callable[[Job, str, str, str], None]
 _observers: list[Observer] = []
 _PROCESS_EVENTS = {
@@ -55,9 +59,18 @@ def observe(observer: Observer) -> Callable[[], None]:
     return lambda: _observers.remove(observer) if observer in _observers else None
 
 
-def _notify(job: Job, old: str, event: str) -> None:
+def _notify(store: Store, job: Job, old: str, event: str, now: dt.datetime) -> None:
     for observer in list(_observers):
         observer(job, old, event, job.status)
+    for moved in listeners(store, JOB_MOVED):
+        moved(store, job, now)
+
+
+def announce(store: Store, job: Job, now: dt.datetime) -> Job:
+    """Tell the ``JOB_CREATED`` listeners about a job just inserted; returns it."""
+    for created in listeners(store, JOB_CREATED):
+        created(store, job, now)
+    return job
 
 
 def fire_job(
@@ -67,7 +80,7 @@ def fire_job(
     old = job.status
     JOB_MACHINE.fire(job, event, now=now, **context)
     jobs(store).reindex(job)
-    _notify(job, old, event)
+    _notify(store, job, old, event, now)
     schedule(store, job, now)
     if refresh:
         pipeline = pipelines(store).get(job.pipeline_id)
@@ -93,7 +106,7 @@ def refresh_pipeline(
         changed = process_pipeline(latest, now=now)
         for job in changed:
             table.reindex(job)
-            _notify(job, "created", _PROCESS_EVENTS.get(job.status, job.status))
+            _notify(store, job, "created", _PROCESS_EVENTS.get(job.status, job.status), now)
             schedule(store, job, now)
         ready = [job for job in latest if job.is_bridge and job.status == "pending"]
         for bridge in ready:

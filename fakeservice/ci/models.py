@@ -22,7 +22,7 @@ from typing import Any
 
 import attrs
 
-from fakeservice.ci.config import ArtifactsSpec, RetrySpec, TriggerSpec
+from fakeservice.ci.config import ArtifactsSpec, EnvironmentSpec, RetrySpec, TriggerSpec
 from fakeservice.core.store import SortKey, Store, Table
 
 BUILD = "build"
@@ -93,6 +93,7 @@ class Job:
     artifacts_locked: bool = False
     target_url: str | None = None
     description: str | None = None
+    environment: EnvironmentSpec | None = None  # ``environment:`` of its definition
 
     @property
     def is_bridge(self) -> bool:

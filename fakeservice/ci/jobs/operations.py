@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.ci.flow import fire_job, refresh_pipeline
+from fakeservice.ci.flow import announce, fire_job, refresh_pipeline
 from fakeservice.ci.machines import CANCELABLE, PLAYABLE, RETRYABLE
 from fakeservice.ci.models import EXTERNAL, Job, Pipeline, jobs, latest_jobs, pipelines
 from fakeservice.ci.pipelines.creation import job_token
@@ -25,6 +25,7 @@ NOT_RETRYABLE = "Job is not retryable"
 UNPLAYABLE = "Unplayable Job"
 
 _CLONED = (
+    "environment",
     "project_id",
     "pipeline_id",
     "name",
@@ -87,7 +88,7 @@ def clone(store: Store, job: Job, user_id: int | None, now: dt.datetime) -> Job:
     )
     table = jobs(store)
     table.update(job, retried=True, due_at=None)
-    return table.insert(new)
+    return announce(store, table.insert(new), now)
 
 
 def reopen_skipped(store: Store, pipeline: Pipeline, now: dt.datetime, after: Job | None) -> None:

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
 from fakeservice.ci.config import Config, JobSpec, PipelinePlan, PlanError, parse, plan
-from fakeservice.ci.flow import fire_pipeline, refresh_pipeline
+from fakeservice.ci.flow import announce, fire_pipeline, refresh_pipeline
 from fakeservice.ci.models import BRIDGE, Job, Pipeline, jobs, pipelines
 from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, resolve_ref
 from fakeservice.ci.variables_models import pipeline_values
@@ -91,8 +91,9 @@ def _insert_job(
         coverage_regex=spec.coverage_regex,
         artifacts_spec=None if bridge else spec.artifacts,
         trigger=spec.trigger if bridge else None,
+        environment=spec.environment,
     )
-    return jobs(store).insert(job)
+    return announce(store, jobs(store).insert(job), now)
 
 
 def _new_pipeline(
