@@ -18,6 +18,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from fakeservice.core.errors import MalformedString
 from fakeservice.web.schemas import OBSERVED_FILE, operation_key
 from fakeservice.web.schemas.declared import DECLARED
 from fakeservice.web.schemas.infer import finish, merge, shape, unfinish
@@ -72,7 +73,10 @@ def _install() -> None:
         response = original(service, request)
         if _hooked.early or response.status >= 500 or response.drop:
             return response
-        found = service.router.resolve(request.method, request.raw_path)
+        try:
+            found = service.router.resolve(request.method, request.raw_path)
+        except (UnicodeDecodeError, MalformedString):  # an undecodable path: a 400, not recorded
+            return response
         if found is None or isinstance(found, list):
             return response
         endpoint = found.endpoint
@@ -102,6 +106,7 @@ def pytest_unconfigure(config: Any) -> None:
         return
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     out = {key: _serialisable(entry) for key, entry in _records.items()}
+    Path(folder).mkdir(parents=True, exist_ok=True)
     Path(folder, f"{worker}-{os.getpid()}.json").write_text(json.dumps(out, sort_keys=True))
 
 
