@@ -10,10 +10,7 @@ should not grow with the size.
 
 from __future__ import annotations
 
-import argparse
-import time
-
-from latency import Case, get_ok, measure, print_table
+from latency import Case, get_ok, run_sizes
 
 from fakeservice import FakeService
 from fakeservice.badges.models import GROUP, add_badge
@@ -94,19 +91,7 @@ def cases(svc: FakeService, size: int) -> dict[str, Case]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 50_000])
-    parser.add_argument("--repeat", type=int, default=100)
-    args = parser.parse_args()
-    rows: list[tuple[str, int, float, float]] = []
-    for size in args.sizes:
-        start = time.perf_counter()
-        svc = build(size)
-        print(f"built {size} projects in {time.perf_counter() - start:.1f} s")
-        for name, call in cases(svc, size).items():
-            median, p95 = measure(call, args.repeat)
-            rows.append((name, size, median, p95))
-    print_table(rows, width=44, size="projects")
+    run_sizes(__doc__, build, cases, sizes=[1_000, 50_000], unit="projects", width=44)
 
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ def _apply(store: Store, project: Project, record: ProjectImport, when: dt.datet
         for number, line in contents.relations[name]:
             try:
                 if relation is None:
-                    raise NotImplementedError(f"unknown relation {name}")
+                    raise LookupError(f"unknown relation {name}")
                 item = json.loads(line)
                 if not isinstance(item, dict):
                     raise TypeError("a relation item must be a JSON object")
