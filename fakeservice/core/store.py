@@ -24,7 +24,7 @@ import pickle
 import sys
 import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from sortedcontainers import SortedList
 
@@ -241,6 +241,18 @@ _EMPTY: SortedList = SortedList()
 ALL = "all"
 
 
+class Observer(Protocol):
+    """Told of every change to a table's records, as its indexes are (see
+    :meth:`Table.observe`): derived figures (e.g. per-namespace totals) follow every path
+    that inserts, edits, deletes, rolls back or replays a record."""
+
+    def added(self, record: Any) -> None: ...
+
+    def changed(self, record: Any) -> None: ...
+
+    def removed(self, record_id: int) -> None: ...
+
+
 class Table(Generic[R]):
     """Records of one type by id, with their indexes kept in step on every change.
 
@@ -253,6 +265,7 @@ class Table(Generic[R]):
         self.rows: TrackedMap = TrackedMap()
         self.unique: dict[str, UniqueIndex] = {}
         self.sorted: dict[str, SortedIndex] = {}
+        self.observers: list[Observer] = []
         self.add_sorted("all", lambda r: ALL)
 
     # -- declaration ---------------------------------------------------------------------
@@ -269,6 +282,14 @@ class Table(Generic[R]):
         multi: bool = False,
     ) -> Table[R]:
         self.sorted[name] = SortedIndex(name, partition, sort, multi=multi)
+        return self
+
+    def observe(self, observer: Observer) -> Table[R]:
+        """Tell ``observer`` of every record indexed, re-indexed or unindexed from now on.
+        An observer keeps what it derives in the store's extras, so that snapshots carry
+        it and an undo puts it back with the rows."""
+        if observer not in self.observers:
+            self.observers.append(observer)
         return self
 
     # -- records -------------------------------------------------------------------------
@@ -306,6 +327,8 @@ class Table(Generic[R]):
         shared: dict[Any, SortKey] = {}
         for sindex in self.sorted.values():
             sindex.refresh(record, shared)
+        for observer in self.observers:
+            observer.changed(record)
         return record
 
     def delete(self, record: R) -> None:
@@ -330,12 +353,16 @@ class Table(Generic[R]):
         shared: dict[Any, SortKey] = {}
         for sindex in self.sorted.values():
             sindex.add(record, shared)
+        for observer in self.observers:
+            observer.added(record)
 
     def _unindex(self, record_id: int) -> None:
         for index in self.unique.values():
             index.remove(record_id)
         for sindex in self.sorted.values():
             sindex.remove(record_id)
+        for observer in self.observers:
+            observer.removed(record_id)
 
     # -- views -----------------------------------------------------------------------------
     def select(

@@ -1,5 +1,6 @@
 """Namespace lookups for the namespaces API: extra indexes over the namespaces table, the
-path suggestion rule of ``GET /namespaces/:id/exists`` and the owner-only counters.
+path suggestion rule of ``GET /namespaces/:id/exists``; the owner-only counters are kept
+by :mod:`fakeservice.namespaces.totals`, installed with the indexes.
 
 The namespaces table itself (user namespaces and groups) belongs to the groups area; this
 module only adds the indexes its endpoints read.
@@ -10,7 +11,8 @@ from __future__ import annotations
 import re
 
 from fakeservice.core.store import Store
-from fakeservice.groups.models import Namespace, descendants, find_namespace, namespaces
+from fakeservice.groups.models import Namespace, find_namespace, namespaces
+from fakeservice.namespaces import totals
 
 _FORBIDDEN = re.compile(r"[^a-zA-Z0-9_\-.]")
 _EMAIL_TAIL = re.compile(r"@.*\Z", re.DOTALL)
@@ -23,6 +25,7 @@ def _parent_key(ns: Namespace) -> int:
 
 def install(store: Store) -> None:
     table = namespaces(store)
+    totals.install(store)
     table.add_sorted("all_by_id", lambda n: "all")
     table.add_sorted("siblings_by_name", _parent_key, lambda n: (n.name.lower(),))
     table.add_sorted("siblings_by_path", _parent_key, lambda n: (n.path.lower(),))
@@ -74,8 +77,3 @@ def lookup(store: Store, key: str) -> Namespace | None:
     if text.isascii() and text.isdigit():
         return namespaces(store).get(int(text))
     return find_namespace(store, text)
-
-
-def hierarchy(store: Store, ns: Namespace) -> list[Namespace]:
-    """The namespace and, for a group, every descendant group."""
-    return [ns, *descendants(store, ns)] if ns.is_group else [ns]
