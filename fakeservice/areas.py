@@ -93,6 +93,8 @@ AREAS: tuple[str, ...] = (
     "fakeservice.deploy.area",
     "fakeservice.keys.area",
     "fakeservice.avatars.area",
+    "fakeservice.forks.area",
+    "fakeservice.sharing.area",
 )
 
 

@@ -72,6 +72,9 @@ def install(store: Store) -> None:
     table = store.table("namespaces")
     table.add_unique("full_path", lambda n: n.full_path.lower())
     table.add_unique("owner", lambda n: n.owner_id if n.kind == "user" else None)
+    table.add_sorted(
+        "shared_with", lambda n: [s["group_id"] for s in n.shared_with_groups] or None, multi=True
+    )
     for order, key in (
         ("name", lambda n: (n.name.lower(),)),
         ("path", lambda n: (n.path.lower(),)),

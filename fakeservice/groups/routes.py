@@ -493,7 +493,8 @@ def _detail_projects(ctx: Context, group: Namespace, *, own: bool) -> list[dict[
     return [render(pr) for pr in selection.slice(0, DETAIL_PROJECTS_LIMIT)]
 
 
-def _detail(ctx: Context, group: Namespace, *, with_projects: bool) -> dict[str, Any]:
+def group_answer(ctx: Context, group: Namespace, *, with_projects: bool) -> dict[str, Any]:
+    """The group detail as the group endpoints answer it (for the caller)."""
     return group_detail(
         ctx.store,
         group,
@@ -516,7 +517,7 @@ def _detail(ctx: Context, group: Namespace, *, with_projects: bool) -> dict[str,
 def get_group(ctx: Context) -> Any:
     """Get a group by id or URL-encoded full path."""
     group = find_group_or_404(ctx, ctx.params["id"])
-    return _detail(ctx, group, with_projects=ctx.params["with_projects"])
+    return group_answer(ctx, group, with_projects=ctx.params["with_projects"])
 
 
 # -- create, update, delete ----------------------------------------------------------------
@@ -573,7 +574,7 @@ def create(ctx: Context) -> Any:
         created_by_id=ctx.user.id,
     )
     attach(ctx.store, "group", group, p.get("avatar"))
-    return _detail(ctx, group, with_projects=True)
+    return group_answer(ctx, group, with_projects=True)
 
 
 @api.put(
@@ -599,7 +600,7 @@ def edit(ctx: Context) -> Any:
     update_group(ctx.store, group, ctx.now, **fields)
     settings.TABLE.apply(group, changes)
     attach(ctx.store, "group", group, p.get("avatar"))
-    return _detail(ctx, group, with_projects=True)
+    return group_answer(ctx, group, with_projects=True)
 
 
 @api.delete("/groups/:id", params=(Param("id", STR, required=True),), auth=REQUIRED)

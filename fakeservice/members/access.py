@@ -3,6 +3,9 @@
 * A project's effective role for a user is the highest of: a direct membership, a
   membership in its group or any ancestor group, ownership of its personal namespace
   (Owner), and memberships of groups it is shared with (capped at the share's level).
+* A group's role is the highest of a membership of it or an ancestor, and memberships
+  of the groups it or an ancestor is shared with (capped at the share's level; shares
+  do not chain).
 * Public records are visible to everyone, internal ones to every signed-in user who is
   not external, private ones to members (and administrators).
 * Callers who may not see a record get 404, never 403.
@@ -12,7 +15,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from fakeservice.core.errors import Forbidden
@@ -42,8 +45,8 @@ def share_active(share: dict[str, Any], now: Any) -> bool:
     return expires is None or now.date() < expires
 
 
-def group_access(store: Store, user: Any, group: Namespace, now: Any) -> int:
-    """The user's role in a group, inherited from ancestors (0 when none)."""
+def membership_level(store: Store, user: Any, group: Namespace, now: Any) -> int:
+    """The user's role in a group from memberships of it or of its ancestors only."""
     if user is None:
         return 0
     return max(
@@ -53,6 +56,23 @@ def group_access(store: Store, user: Any, group: Namespace, now: Any) -> int:
         ),
         default=0,
     )
+
+
+def group_access(store: Store, user: Any, group: Namespace, now: Any) -> int:
+    """The user's role in a group, inherited from ancestors and granted by the groups the
+    group (or an ancestor) is shared with, capped at each share's level (0 when none)."""
+    level = membership_level(store, user, group, now)
+    if user is None:
+        return level
+    table = namespaces(store)
+    for gid in self_and_ancestor_ids(store, group):
+        for share in table.rows[gid].shared_with_groups:
+            other = table.get(share["group_id"])
+            if other is not None and share_active(share, now):
+                via = membership_level(store, user, other, now)
+                if via:
+                    level = max(level, min(via, share["group_access_level"]))
+    return level
 
 
 def project_access(store: Store, user: Any, project: Project, now: Any) -> int:
@@ -69,7 +89,7 @@ def project_access(store: Store, user: Any, project: Project, now: Any) -> int:
     for share in project.shared_with_groups:
         group = namespaces(store).get(share["group_id"])
         if group is not None and share_active(share, now):
-            via = group_access(store, user, group, now)
+            via = membership_level(store, user, group, now)
             if via:
                 level = max(level, min(via, share["group_access_level"]))
     return level
@@ -172,7 +192,25 @@ def authorized_projects(store: Store, user: Any, now: Any) -> dict[int, int]:
                 share = next(s for s in project.shared_with_groups if s["group_id"] == ns.id)
                 if share_active(share, now):
                     grant(project.id, min(member.access_level, share["group_access_level"]))
+            for shared, level in groups_shared_with(store, ns, member.access_level, now):
+                for entry in table.sorted["ns_by_id"].part(shared.id):
+                    grant(entry[-1], level)
     return out
+
+
+def groups_shared_with(
+    store: Store, group: Namespace, level: int, now: Any
+) -> Iterator[tuple[Namespace, int]]:
+    """The groups (with their subgroups) shared with ``group``, and the role a member of
+    ``group`` at ``level`` has there (from the namespaces' ``shared_with`` index)."""
+    table = namespaces(store)
+    for entry in table.sorted["shared_with"].part(group.id):
+        sharing = table.rows[entry[-1]]
+        for share in sharing.shared_with_groups:
+            if share["group_id"] == group.id and share_active(share, now):
+                capped = min(level, share["group_access_level"])
+                for ns in (sharing, *descendants(store, sharing)):
+                    yield ns, capped
 
 
 def authorized_groups(store: Store, user: Any, now: Any) -> dict[int, int]:
@@ -189,6 +227,9 @@ def authorized_groups(store: Store, user: Any, now: Any) -> dict[int, int]:
         for ns in (group, *descendants(store, group)):
             if member.access_level > out.get(ns.id, 0):
                 out[ns.id] = member.access_level
+            for shared, level in groups_shared_with(store, ns, member.access_level, now):
+                if level > out.get(shared.id, 0):
+                    out[shared.id] = level
     return out
 
 

@@ -28,6 +28,7 @@ from fakeservice.merge_requests.router import api
 from fakeservice.merge_requests.routes import IID, ONE, PROJECT_ID, render_single
 from fakeservice.merge_requests.views import commit_view, diff_view, item_view, subscribed
 from fakeservice.projects.lookup import access_level
+from fakeservice.projects.models import projects
 from fakeservice.projects.views import project_identity
 from fakeservice.repository.access import can_push_branch
 from fakeservice.repository.models import read_repository
@@ -140,10 +141,13 @@ def cancel_merge_when_pipeline_succeeds(ctx: Context) -> Any:
 )
 def rebase_merge_request(ctx: Context) -> Any:
     """Rebase the source branch on the target (202; completes on the clock)."""
-    project, record = access.merge_request(ctx)
-    repo = read_repository(ctx.store, project)
+    _, record = access.merge_request(ctx)
+    source = projects(ctx.store).get(record.source_project_id)
+    if source is None:
+        raise Forbidden()
+    repo = read_repository(ctx.store, source)
     if not can_push_branch(
-        ctx.store, project, repo, record.source_branch, access_level(ctx, project)
+        ctx.store, source, repo, record.source_branch, access_level(ctx, source)
     ):
         raise Forbidden()
     if record.rebase_in_progress:

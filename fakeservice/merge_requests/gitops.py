@@ -33,11 +33,16 @@ class Heads:
 
 def heads(repo: Repository, source_branch: str, target_branch: str) -> Heads:
     source = repo.branch(source_branch)
+    return heads_at(repo, source.commit_id if source else None, target_branch)
+
+
+def heads_at(repo: Repository, source: str | None, target_branch: str) -> Heads:
+    """The heads with the source given as a commit (a fork's head fetched into ``repo``)."""
     target = repo.branch(target_branch)
     base = None
     if source is not None and target is not None:
-        base = repo.merge_base(target.commit_id, source.commit_id)
-    return Heads(source.commit_id if source else None, target.commit_id if target else None, base)
+        base = repo.merge_base(target.commit_id, source)
+    return Heads(source, target.commit_id if target else None, base)
 
 
 def changes(repo: Repository, base: str | None, head: str | None) -> list[DiffEntry]:

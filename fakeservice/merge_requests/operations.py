@@ -39,11 +39,12 @@ from fakeservice.merge_requests.models import (
     open_into,
 )
 from fakeservice.projects.models import Project, projects
-from fakeservice.repository import protected
+from fakeservice.repository import fetch, protected
 from fakeservice.repository.git import HEADS, ZERO_SHA, RefUpdate, Repository
 from fakeservice.repository.models import (
     RefChange,
     commit_email,
+    find_repository,
     read_repository,
     record_change,
 )
@@ -91,13 +92,43 @@ def repo_of(store: Store, record: MergeRequest) -> Repository:
 
 
 def current_heads(store: Store, record: MergeRequest) -> gitops.Heads:
-    return gitops.heads(repo_of(store, record), record.source_branch, record.target_branch)
+    """The source, target and merge base heads; the source of a merge request from a
+    fork is its head as last fetched into the target repository."""
+    repo = repo_of(store, record)
+    if not from_fork(record):
+        return gitops.heads(repo, record.source_branch, record.target_branch)
+    head = fetch.read_ref(repo, fetch.MERGE_REQUEST_HEAD.format(iid=record.iid))
+    return gitops.heads_at(repo, head, record.target_branch)
+
+
+def from_fork(record: MergeRequest) -> bool:
+    return record.source_project_id != record.project_id
+
+
+def source_repo(store: Store, record: MergeRequest) -> Repository | None:
+    """The repository of the merge request's source project (None when it is gone)."""
+    source = projects(store).get(record.source_project_id)
+    return read_repository(store, source) if source is not None else None
+
+
+def fetch_source(store: Store, record: MergeRequest) -> None:
+    """Fetch a fork's source branch head into the target repository
+    (``refs/merge-requests/<iid>/head``), as the service does on creation and push."""
+    sender = source_repo(store, record)
+    branch = sender.branch(record.source_branch) if sender is not None else None
+    receiver = find_repository(store, project_of(store, record))
+    if sender is None or branch is None or receiver is None:
+        return
+    ref = fetch.MERGE_REQUEST_HEAD.format(iid=record.iid)
+    fetch.fetch_into(sender, receiver, branch.commit_id, ref)
 
 
 def refresh_refs(store: Store, record: MergeRequest) -> None:
     """Take ``sha`` and the diff refs from the branches as they are now."""
     if record.state in ("merged", "closed"):
         return
+    if from_fork(record):
+        fetch_source(store, record)
     found = current_heads(store, record)
     if found.source is None:
         return
@@ -169,11 +200,11 @@ def create(
     store: Store, project: Project, author: User, now: dt.datetime, **fields: Any
 ) -> MergeRequest:
     iid = store.next_iid("merge_requests", project.id)
+    fields.setdefault("source_project_id", project.id)
     record = MergeRequest(
         id=store.next_id("merge_requests"),
         iid=iid,
         project_id=project.id,
-        source_project_id=project.id,
         author_id=author.id,
         created_at=now,
         updated_at=now,
@@ -205,7 +236,7 @@ def react_to_push(change_: RefChange) -> None:
             change(store, record, change_.now, rebase_in_progress=False)
             mark_unchecked(store, record, change_.now)
             for listener in listeners(store, MR_PUSHED):
-                listener(store, change_.project, record, change_, added)
+                listener(store, project_of(store, record), record, change_, added)
         for record in open_into(store, change_.project.id, branch):
             refresh_refs(store, record)
             mark_unchecked(store, record, change_.now)
@@ -262,7 +293,7 @@ def perform_merge(
     """Lock, write the merge to git, then merged (or unlock with ``merge_error``)."""
     project = project_of(store, record)
     repo = read_repository(store, project)
-    found = gitops.heads(repo, record.source_branch, record.target_branch)
+    found = current_heads(store, record)
     squash = bool(given.get("squash", record.squash))
     merge_message, squash_message = _messages(record, project, given)
     STATE.fire(record, "lock")
@@ -306,22 +337,29 @@ def perform_merge(
         due_kind=None,
     )
     record_change(store, project, repo, now, updates=result.updates, user=user)
-    if remove and record.source_branch != repo.default_branch and repo.branch(record.source_branch):
-        old = repo.branch(record.source_branch)
-        repo.delete_branch(record.source_branch)
-        assert old is not None
-        record_change(
-            store,
-            project,
-            repo,
-            now,
-            updates=(RefUpdate(HEADS.decode() + record.source_branch, old.commit_id, ZERO_SHA),),
-            user=user,
-        )
+    if remove:
+        _remove_source_branch(store, record, user, now)
     if record.target_branch == repo.default_branch:
         for issue in closes_issues(store, record):
             issues.transition(store, issue, "close", now, user.id)
     emit(store, record, "merged", user, now)
+
+
+def _remove_source_branch(store: Store, record: MergeRequest, user: User, now: dt.datetime) -> None:
+    """Delete the merged source branch (in the fork for a merge request from a fork, when
+    the user may write there), unless it is its repository's default branch."""
+    source = projects(store).get(record.source_project_id)
+    if source is None:
+        return
+    if from_fork(record) and project_role(store, user, source, now) < DEVELOPER:
+        return
+    repo = read_repository(store, source)
+    old = repo.branch(record.source_branch)
+    if old is None or record.source_branch == repo.default_branch:
+        return
+    repo.delete_branch(record.source_branch)
+    update = RefUpdate(HEADS.decode() + record.source_branch, old.commit_id, ZERO_SHA)
+    record_change(store, source, repo, now, updates=(update,), user=user)
 
 
 # -- rebase and timed work ---------------------------------------------------------------------------
@@ -341,15 +379,32 @@ def start_rebase(store: Store, record: MergeRequest, now: dt.datetime) -> None:
         complete_rebase(store, record, now)
 
 
-def complete_rebase(store: Store, record: MergeRequest, now: dt.datetime) -> None:
+def rebase_site(store: Store, record: MergeRequest) -> tuple[Project, Repository, gitops.Heads]:
+    """Where a rebase writes: the source project's repository (for a merge request from a
+    fork, after fetching the target head into it) and the heads there."""
     project = project_of(store, record)
     repo = read_repository(store, project)
+    if not from_fork(record):
+        return project, repo, gitops.heads(repo, record.source_branch, record.target_branch)
+    source = projects(store).rows[record.source_project_id]
+    fork_repo = read_repository(store, source)
+    target = repo.branch(record.target_branch)
+    head = fork_repo.branch(record.source_branch)
+    if target is None or head is None:
+        return source, fork_repo, gitops.Heads(None, None, None)
+    fetch.copy_objects(repo, fork_repo, target.commit_id)
+    base = fork_repo.merge_base(target.commit_id, head.commit_id)
+    return source, fork_repo, gitops.Heads(head.commit_id, target.commit_id, base)
+
+
+def complete_rebase(store: Store, record: MergeRequest, now: dt.datetime) -> None:
+    project, repo, found = rebase_site(store, record)
     author = users(store).get(record.merge_user_id or record.author_id)
     change(store, record, None, rebase_in_progress=False, due_at=None, due_kind=None)
     try:
         update = gitops.rebase(
             repo,
-            gitops.heads(repo, record.source_branch, record.target_branch),
+            found,
             record.source_branch,
             gitops.Author(author.name, commit_email(author))
             if author

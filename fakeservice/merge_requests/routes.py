@@ -16,13 +16,13 @@ from fakeservice.issues import events, filters, listing, writes
 from fakeservice.labels import models as labels
 from fakeservice.labels.views import register_counter
 from fakeservice.members.models import DEVELOPER, OWNER
-from fakeservice.merge_requests import access, models, operations
+from fakeservice.merge_requests import access, fork_target, models, operations
 from fakeservice.merge_requests.machines import STATE
 from fakeservice.merge_requests.pipelines import head_pipeline
 from fakeservice.merge_requests.router import api
 from fakeservice.merge_requests.views import item_view, simple_view, single_view
 from fakeservice.projects.lookup import access_level
-from fakeservice.projects.models import Project
+from fakeservice.projects.models import Project, projects
 from fakeservice.repository.models import read_repository
 from fakeservice.web.context import Context
 from fakeservice.web.params import (
@@ -264,12 +264,18 @@ def get_merge_request(ctx: Context) -> Any:
     return render_single(ctx, project, record)
 
 
-def _branch_errors(project: Project, source: str, target: str, ctx: Context) -> list[str]:
+def _branch_errors(
+    project: Project, source: str, target: str, ctx: Context, source_project: Project | None = None
+) -> list[str]:
+    """Why ``source`` (of ``source_project``, by default ``project``) cannot be merged
+    into ``target`` of ``project``."""
+    from_project = source_project or project
     repo = read_repository(ctx.store, project)
+    source_repo = read_repository(ctx.store, from_project) if source_project else repo
     errors: list[str] = []
-    if source == target:
+    if source == target and from_project.id == project.id:
         errors.append("You can't use same project/branch for source and target")
-    if repo.branch(source) is None:
+    if source_repo.branch(source) is None:
         errors.append(f'Source branch "{source}" does not exist')
     if repo.branch(target) is None:
         errors.append(f'Target branch "{target}" does not exist')
@@ -302,19 +308,25 @@ def _approvals_before_merge(project: Project, given: int | None, ctx: Context) -
     auth=REQUIRED,
 )
 def create_merge_request(ctx: Context) -> Any:
-    """Create a merge request (201) between two branches of the project."""
-    project = access.project(ctx)
-    if access_level(ctx, project) < DEVELOPER:
+    """Create a merge request (201) between two branches of the project, or from a branch
+    of this fork into a branch of ``target_project_id`` (its upstream)."""
+    source = access.project(ctx)
+    if access_level(ctx, source) < DEVELOPER:
         raise Forbidden()
     p = ctx.params
     errors = models.field_errors(p.get("title"), p.get("description"))
     if errors:
         raise ValidationFailed(errors)
-    branch_errors = _branch_errors(project, p["source_branch"], p["target_branch"], ctx)
+    project = fork_target.target_project(ctx, source)
+    branch_errors = _branch_errors(
+        project, p["source_branch"], p["target_branch"], ctx, source_project=source
+    )
     if branch_errors:
         raise ApiError({"message": branch_errors}, status=400)
-    existing = models.open_from(ctx.store, project.id, p["source_branch"])
-    same = [r for r in existing if r.target_branch == p["target_branch"]]
+    existing = models.open_from(ctx.store, source.id, p["source_branch"])
+    same = [
+        r for r in existing if r.target_branch == p["target_branch"] and r.project_id == project.id
+    ]
     if same:
         raise Conflict(
             f"Another open merge request already exists for this source branch: !{same[0].iid}"
@@ -328,6 +340,7 @@ def create_merge_request(ctx: Context) -> Any:
         project,
         ctx.user,
         ctx.now,
+        source_project_id=source.id,
         title=p["title"],
         description=p.get("description"),
         source_branch=p["source_branch"],
@@ -369,7 +382,8 @@ def update_merge_request(ctx: Context) -> Any:
         raise ValidationFailed(errors)
     target = p.get("target_branch")
     if target is not None:
-        branch_errors = _branch_errors(project, record.source_branch, target, ctx)
+        source = projects(ctx.store).get(record.source_project_id)
+        branch_errors = _branch_errors(project, record.source_branch, target, ctx, source)
         if branch_errors:
             raise ApiError({"message": branch_errors}, status=400)
     before = events.snapshot(record)

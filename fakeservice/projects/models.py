@@ -109,6 +109,7 @@ class Project:
         }
     )
     marked_for_deletion_on: dt.date | None = None
+    forked_from_id: int | None = None  # the upstream of a fork (fakeservice.forks)
     avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     def feature_enabled(self, feature: str) -> bool:

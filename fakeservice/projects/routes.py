@@ -354,16 +354,38 @@ def _check_personal_limit(ctx: Context, creator: Any) -> None:
     raise ValidationFailed({"limit_reached": [message]})
 
 
+def namespace_by_key(ctx: Context, key: Any) -> Namespace | None:
+    """The namespace of an id or a full path."""
+    record_id = as_id(key)
+    if record_id is not None:
+        return namespaces(ctx.store).get(record_id)
+    return find_namespace(ctx.store, str(key))
+
+
+def grant_creator(ctx: Context, project: Project, creator: Any, namespace: Namespace) -> None:
+    """A creator below Maintainer in the project's group becomes its Maintainer."""
+    if (
+        namespace.kind != "group"
+        or group_access(ctx.store, creator, namespace, ctx.now) >= MAINTAINER
+    ):
+        return
+    from fakeservice.members.models import add_member
+
+    add_member(
+        ctx.store,
+        ctx.now,
+        kind=PROJECT,
+        source_id=project.id,
+        user_id=creator.id,
+        access_level=MAINTAINER,
+    )
+
+
 def _target_namespace(ctx: Context) -> Namespace:
     key = ctx.params.get("namespace_id", ctx.params.get("namespace"))
     if key is None:
         return namespaces(ctx.store).rows[ctx.user.namespace_id]
-    record_id = as_id(key)
-    ns = (
-        namespaces(ctx.store).get(record_id)
-        if record_id is not None
-        else find_namespace(ctx.store, str(key))
-    )
+    ns = namespace_by_key(ctx, key)
     if ns is None:
         raise NotFound("Namespace")
     if ctx.is_admin:
@@ -398,20 +420,7 @@ def _create_in(ctx: Context, namespace: Namespace, creator: Any) -> Any:
         topic_names = topic_models.canonical(ctx.store, ctx.now, project.topics)
         projects(ctx.store).update(project, topics=topic_names)
         topic_models.recount(ctx.store, topic_names)
-    if (
-        namespace.kind == "group"
-        and group_access(ctx.store, creator, namespace, ctx.now) < MAINTAINER
-    ):
-        from fakeservice.members.models import add_member
-
-        add_member(
-            ctx.store,
-            ctx.now,
-            kind=PROJECT,
-            source_id=project.id,
-            user_id=creator.id,
-            access_level=MAINTAINER,
-        )
+    grant_creator(ctx, project, creator, namespace)
     for hook in listeners(ctx.store, PROJECT_CREATED):
         hook(ctx, project, ctx.params)
     attach(ctx.store, "project", project, ctx.params.get("avatar"))

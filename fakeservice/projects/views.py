@@ -20,6 +20,10 @@ from fakeservice.users.views import user_ref
 # listening to this event: ``extension(store, project, out)`` may change ``out``.
 PROJECT_VIEW = "project.view"
 ViewExtension = Callable[[Store, Project, dict[str, Any]], None]
+# ... and to the full entry only (lists and detail, not ``simple``) through this one:
+# ``extension(store, project, out, base_url)`` (e.g. the forks area's ``forked_from_project``).
+PROJECT_FULL_VIEW = "project.full_view"
+FullViewExtension = Callable[[Store, Project, dict[str, Any], str], None]
 
 
 def namespace_view(ns: Namespace, base_url: str) -> dict[str, Any]:
@@ -121,6 +125,8 @@ def project_full(
     out["marked_for_deletion_on"] = None
     if viewer_is_admin:
         out["repository_storage"] = project.repository_storage
+    for extension in listeners(store, PROJECT_FULL_VIEW):
+        extension(store, project, out, base_url)
     return out
 
 

@@ -1,0 +1,1 @@
+"""Forks: a project's copy in another namespace, linked to its upstream."""

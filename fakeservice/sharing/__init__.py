@@ -1,0 +1,1 @@
+"""Sharing projects and groups with groups."""
