@@ -39,8 +39,13 @@ def _labels_check(names: list[str], negate: bool) -> Predicate:
     return lambda e: wanted <= set(e.labels)
 
 
-def predicate(params: Mapping[str, Any], sees_confidential: Callable[[int], bool]) -> Predicate:
-    """Every given filter, and confidential epics only where the caller may see them."""
+def predicate(
+    params: Mapping[str, Any],
+    sees_confidential: Callable[[int], bool],
+    reacted: Predicate | None = None,
+) -> Predicate:
+    """Every given filter, and confidential epics only where the caller may see them;
+    ``reacted`` is the ``my_reaction_emoji`` filter."""
     checks: list[Predicate] = [lambda e: not e.confidential or sees_confidential(e.group_id)]
     state = params.get("state") or "all"
     if state != "all":
@@ -64,8 +69,8 @@ def predicate(params: Mapping[str, Any], sees_confidential: Callable[[int], bool
         bound = params.get(name)
         if bound is not None:
             checks.append(_time_check(attr, bound, after))
-    if (params.get("my_reaction_emoji") or "").lower() not in ("", "none"):
-        checks.append(lambda e: False)  # nobody reacts to epics in the fake
+    if reacted is not None:
+        checks.append(reacted)
     negated = params.get("not") or {}
     if negated.get("author_id") is not None:
         not_author = negated["author_id"]

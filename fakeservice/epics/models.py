@@ -64,8 +64,6 @@ class Epic:
     due_date_fixed: dt.date | None = None
     closed_at: dt.datetime | None = None
     closed_by_id: int | None = None
-    upvotes: int = 0
-    downvotes: int = 0
     user_notes_count: int = 0
 
 

@@ -1,7 +1,8 @@
-"""Epic notes through the notes area: ``/groups/:id/epics/:epic_id/notes`` names the epic
-by its global ``id`` (as python-gitlab's ``epic.notes`` does), single notes answer the
-seed 001 §2.4 shape (with ``confidential``), notes are not backdated, and closing or
-reopening an epic writes a system note."""
+"""Epic notes and award emoji through the notes area: ``/groups/:id/epics/:epic_id/notes``
+names the epic by its global ``id`` (as python-gitlab's ``epic.notes`` does),
+``/groups/:id/epics/:epic_iid/award_emoji`` by its iid; single notes answer the seed 001
+§2.4 shape (with ``confidential``), notes are not backdated, and closing or reopening an
+epic writes a system note."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from fakeservice.core.store import Store
 from fakeservice.epics import models
 from fakeservice.epics.access import epic_group, epic_role
 from fakeservice.members.models import PLANNER, REPORTER
+from fakeservice.notes import awards
 from fakeservice.notes import models as notes
+from fakeservice.notes.award_routes import Awardable, register_awardable
 from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.routes import register_noteable
 from fakeservice.users.models import users
@@ -32,6 +35,17 @@ def _find(ctx: Context) -> Target:
     epic = models.epics(ctx.store).get(ctx.params["epic_id"])
     if epic is None or epic.group_id != group.id:
         raise NotFound()
+    return _target(ctx, epic)
+
+
+def _find_by_iid(ctx: Context) -> Target:
+    epic = models.find(ctx.store, epic_group(ctx), ctx.params["epic_iid"])
+    if epic is None:
+        raise NotFound()
+    return _target(ctx, epic)
+
+
+def _target(ctx: Context, epic: models.Epic) -> Target:
     role = epic_role(ctx, epic.group_id)
     if epic.confidential and role < PLANNER:
         raise NotFound()
@@ -71,17 +85,31 @@ def forget(store: Store, epic: models.Epic) -> None:
     """Drop the notes of a deleted epic."""
     table = notes.notes(store)
     for note in list(notes.of_noteable(store, KIND, epic.id, "created_at", False)):
+        awards.forget(store, "Note", note.id)
         table.delete(note)
+    awards.forget(store, KIND, epic.id)
+
+
+GROUP_ID = Param("id", STR, required=True, description="The ID or path of the group")
 
 
 def register() -> None:
-    """Declare the epic note endpoints (on the notes area's router)."""
+    """Declare the epic note endpoints (by the epic's global id) and the award emoji ones
+    (by its iid, as the service names them) on the notes area's routers."""
+    register_awardable(
+        Awardable(
+            type=KIND,
+            base="/groups/:id/epics/:epic_iid",
+            params=(GROUP_ID, Param("epic_iid", INT, required=True, description="The epic's iid")),
+            find=_find_by_iid,
+        )
+    )
     register_noteable(
         Noteable(
             type=KIND,
             base="/groups/:id/epics/:epic_id/notes",
             params=(
-                Param("id", STR, required=True, description="The ID or path of the group"),
+                GROUP_ID,
                 Param("epic_id", INT, required=True, description="The epic's global ID"),
             ),
             find=_find,

@@ -26,6 +26,7 @@ from fakeservice.epics.views import epic_view
 from fakeservice.groups.models import Namespace
 from fakeservice.members.access import group_role
 from fakeservice.members.models import OWNER, PLANNER
+from fakeservice.notes import awards
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATE, DATETIME, HASH, INT, STR, Array, Invalid, Param
 from fakeservice.web.routing import REQUIRED, AreaRouter
@@ -63,7 +64,7 @@ LIST_PARAMS = (
     Param("updated_before", DATETIME),
     Param("include_ancestor_groups", BOOL, default=False),
     Param("include_descendant_groups", BOOL, default=True),
-    Param("my_reaction_emoji", STR, description="None or Any (nobody reacts in the fake)"),
+    Param("my_reaction_emoji", STR, description="An emoji name, None or Any: the caller's"),
     Param("not", HASH, description="Negated filters: author_id, labels"),
 )
 
@@ -122,7 +123,10 @@ def list_epics(ctx: Context) -> Any:
     store = ctx.store
     groups = filters.list_groups(store, ctx.user, group, p, ctx.now)
     roles = {g.id: group_role(store, ctx.user, g, ctx.now) for g in groups}
-    where = filters.predicate(p, lambda group_id: roles.get(group_id, 0) >= PLANNER)
+    reacted = None
+    if p.get("my_reaction_emoji") is not None:
+        reacted = awards.reaction_predicate(store, ctx.user.id, p["my_reaction_emoji"])
+    where = filters.predicate(p, lambda group_id: roles.get(group_id, 0) >= PLANNER, reacted)
     selection = models.epics(store).select(
         f"group_{p['order_by']}", [g.id for g in groups], where=where, reverse=p["sort"] == "desc"
     )

@@ -16,6 +16,7 @@ from fakeservice.core.store import Store
 from fakeservice.epics import models
 from fakeservice.epics.models import Epic
 from fakeservice.groups.models import Namespace, namespaces
+from fakeservice.notes import awards
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
 
@@ -61,6 +62,7 @@ def epic_view(
     group = namespaces(store).rows[epic.group_id]
     parent = models.epics(store).get(epic.parent_id)
     start, due = models.start_date(store, epic), models.due_date(store, epic)
+    up, down = awards.votes(store, "Epic", epic.id)
     api = f"{base_url}/api/v4/groups/{epic.group_id}"
     out: dict[str, Any] = {
         "id": epic.id,
@@ -110,8 +112,8 @@ def epic_view(
             "labels": [label_details(n) for n in epic.labels]
             if label_objects
             else list(epic.labels),
-            "upvotes": epic.upvotes,
-            "downvotes": epic.downvotes,
+            "upvotes": up,
+            "downvotes": down,
             "user_notes_count": epic.user_notes_count,
         }
     )

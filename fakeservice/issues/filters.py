@@ -17,6 +17,7 @@ from typing import Any
 from fakeservice.core.store import Store, as_id
 from fakeservice.labels import models as labels
 from fakeservice.milestones import models as milestones
+from fakeservice.notes import awards
 from fakeservice.users.models import find_by_username
 from fakeservice.web.params import DATETIME, HASH, INT, STR, Array, MutuallyExclusive, Param
 
@@ -155,8 +156,10 @@ def predicates(
     params: dict[str, Any],
     *,
     negated: bool = False,
+    user_id: int | None = None,
 ) -> list[Predicate]:
-    """The predicates of the filters given in ``params`` (the ``not`` hash included)."""
+    """The predicates of the filters given in ``params`` (the ``not`` hash included);
+    ``my_reaction_emoji`` is about ``user_id``'s awards."""
     out: list[Predicate] = []
     if params.get("labels"):
         sets = label_sets(store, owners or [], params["labels"])
@@ -180,11 +183,8 @@ def predicates(
                     f"{kind}_ids", params[f"{kind}_username"], usernames=True, store=store
                 )
             )
-    if (
-        params.get("my_reaction_emoji") is not None
-        and _keyword(params["my_reaction_emoji"]) != NONE
-    ):
-        out.append(lambda r: False)  # award emoji are not kept: nobody reacted to anything
+    if params.get("my_reaction_emoji") is not None:
+        out.append(awards.reaction_predicate(store, user_id, params["my_reaction_emoji"]))
     if negated:
         return out
     if params.get("search"):
@@ -200,7 +200,8 @@ def predicates(
             out.append(_bound(attr, bound, after))
     negations = params.get("not")
     if isinstance(negations, dict) and negations:
-        for predicate in predicates(store, owners, _not_params(negations), negated=True):
+        negative = predicates(store, owners, _not_params(negations), negated=True, user_id=user_id)
+        for predicate in negative:
             out.append(lambda r, p=predicate: not p(r))
     return out
 

@@ -126,7 +126,9 @@ def _list_predicates(
     state_served: bool = False,
 ) -> list[Any]:
     p = ctx.params
-    found = filters.predicates(ctx.store, owners, listing.without_labels(p) if labels_served else p)
+    caller = ctx.user.id if ctx.user is not None else None
+    params = listing.without_labels(p) if labels_served else p
+    found = filters.predicates(ctx.store, owners, params, user_id=caller)
     if p.get("state") and p["state"] != "all" and not state_served:
         state = p["state"]
         found.append(lambda r: r.state == state)

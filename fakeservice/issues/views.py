@@ -9,6 +9,7 @@ from fakeservice.core.clock import iso, iso_date
 from fakeservice.core.store import Store
 from fakeservice.issues import shared_views as common
 from fakeservice.issues.models import Issue
+from fakeservice.notes import awards
 from fakeservice.projects.models import projects
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
@@ -26,6 +27,7 @@ def issue_view(
 ) -> dict[str, Any]:
     project = projects(store).rows[record.project_id]
     assignees = common.people(store, record.assignee_ids, base_url)
+    up, down = awards.votes(store, "Issue", record.id)
     web_url = f"{base_url}/{project.path_with_namespace}/-/issues/{record.iid}"
     api = f"{base_url}/api/v4/projects/{project.id}"
     out: dict[str, Any] = {
@@ -40,8 +42,8 @@ def issue_view(
         "assignee": assignees[0] if assignees else None,
         "user_notes_count": record.user_notes_count,
         "merge_requests_count": 0,
-        "upvotes": 0,
-        "downvotes": 0,
+        "upvotes": up,
+        "downvotes": down,
         "due_date": iso_date(record.due_date),
         "confidential": record.confidential,
         "discussion_locked": record.discussion_locked,

@@ -163,7 +163,7 @@ def _list(
     state_served: bool = False,
 ) -> Any:
     params = listing.without_labels(ctx.params) if labels_served else ctx.params
-    found = filters.predicates(ctx.store, owners, params)
+    found = filters.predicates(ctx.store, owners, params, user_id=ctx.user.id)
     found += _extra_predicates(ctx, scope, state_served)
     if owners is None:
         found.append(listing.readable_projects(ctx.store, ctx.user, ctx.now))

@@ -13,6 +13,7 @@ from fakeservice.core.store import Store
 from fakeservice.issues import shared_views as common
 from fakeservice.merge_requests import gitops, operations
 from fakeservice.merge_requests.models import MergeRequest
+from fakeservice.notes import awards
 from fakeservice.projects.models import projects
 from fakeservice.repository.views import commit_view, diff_view
 from fakeservice.users.models import users
@@ -44,6 +45,7 @@ def item_view(
     project = projects(store).rows[record.project_id]
     assignees = common.people(store, record.assignee_ids, base_url)
     merged_by = _user(store, record.merged_by_id, base_url)
+    up, down = awards.votes(store, "MergeRequest", record.id)
     return {
         **common.head(record),
         "merged_by": merged_by,
@@ -56,8 +58,8 @@ def item_view(
         "target_branch": record.target_branch,
         "source_branch": record.source_branch,
         "user_notes_count": record.user_notes_count,
-        "upvotes": 0,
-        "downvotes": 0,
+        "upvotes": up,
+        "downvotes": down,
         "author": _user(store, record.author_id, base_url),
         "assignees": assignees,
         "assignee": assignees[0] if assignees else None,

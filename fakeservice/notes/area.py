@@ -13,12 +13,22 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.notes import lifecycle, models, noteables, routes, scenario, system, transfer
+    from fakeservice.notes import (
+        awards,
+        lifecycle,
+        models,
+        noteables,
+        routes,
+        scenario,
+        system,
+        transfer,
+    )
     from fakeservice.projects.models import PROJECT_DELETED
 
     noteables.register()
     transfer.register()
     setup.tables(models.install)
+    setup.tables(awards.install)
     setup.routes(routes.api)
     system.register(setup)
     setup.listen(PROJECT_DELETED, lifecycle.forget_collaboration)

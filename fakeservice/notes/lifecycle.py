@@ -1,6 +1,6 @@
 """What the collaboration areas do when a project goes: drop its issues, merge requests
-(with their approval rules), notes, labels, milestones and snippets (with their
-repositories). Listens to ``PROJECT_DELETED`` from the notes area, which sees every noteable."""
+(with their approval rules), notes, award emoji, labels, milestones and snippets (with
+their repositories). Listens to ``PROJECT_DELETED`` from the notes area, which sees every noteable."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from fakeservice.issues import models as issues
 from fakeservice.labels import models as labels
 from fakeservice.merge_requests import models as merge_requests
 from fakeservice.milestones import models as milestones
+from fakeservice.notes import awards
 from fakeservice.notes import models as notes
 from fakeservice.projects.models import Project
 from fakeservice.snippets import models as snippets
@@ -23,10 +24,13 @@ def _drop(table: Table[Any], records: list[Any]) -> None:
 
 
 def _drop_notes(store: Store, kind: str, records: list[Any]) -> None:
+    """Drop the records' notes and the award emoji on both."""
     for record in records:
-        _drop(
-            notes.notes(store), list(notes.of_noteable(store, kind, record.id, "created_at", False))
-        )
+        found = list(notes.of_noteable(store, kind, record.id, "created_at", False))
+        for note in found:
+            awards.forget(store, "Note", note.id)
+        _drop(notes.notes(store), found)
+        awards.forget(store, kind, record.id)
 
 
 def forget_collaboration(store: Store, project: Project) -> None:

@@ -1,8 +1,9 @@
-"""Note and award emoji records and the operations on them.
+"""Note records and the operations on them.
 
 Notes belong to a noteable named by ``(noteable_type, noteable_id)`` (the noteable's
 global id); ``system`` notes are written by the service when something changes. A body
-that is only an award emoji (``:thumbsup:``) awards the emoji instead of making a note.
+that is only an award emoji (``:thumbsup:``, or the ``/award :thumbsup:`` quick action)
+awards the emoji instead of making a note (:mod:`.awards`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from fakeservice.core.errors import BadRequest
 from fakeservice.core.store import Selection, Store, Table
 
 BODY_MAX = 1_000_000
-EMOJI_ONLY = re.compile(r"^\s*:([a-z0-9_+-]+):\s*$")
+EMOJI_ONLY = re.compile(r"^\s*(?:/award\s+)?:([a-z0-9_+-]+):\s*$")
 
 
 @attrs.define(slots=True)
@@ -34,23 +35,8 @@ class Note:
     confidential: bool = False
 
 
-@attrs.define(slots=True)
-class AwardEmoji:
-    id: int
-    name: str
-    user_id: int
-    awardable_type: str
-    awardable_id: int
-    created_at: dt.datetime
-    updated_at: dt.datetime
-
-
 def notes(store: Store) -> Table[Note]:
     return store.tables["notes"]
-
-
-def award_emoji(store: Store) -> Table[AwardEmoji]:
-    return store.tables["award_emoji"]
 
 
 def install(store: Store) -> None:
@@ -59,8 +45,6 @@ def install(store: Store) -> None:
         key = (lambda attr: lambda r: (getattr(r, attr),))(order)
         table.add_sorted(f"noteable_{order}", lambda r: (r.noteable_type, r.noteable_id), key)
     table.add_sorted("user_notes", lambda r: None if r.system else (r.noteable_type, r.noteable_id))
-    emoji = store.table("award_emoji")
-    emoji.add_unique("award", lambda r: (r.awardable_type, r.awardable_id, r.user_id, r.name))
 
 
 def of_noteable(
@@ -127,15 +111,3 @@ def create(
         confidential=confidential,
     )
     return notes(store).insert(note)
-
-
-def award(
-    store: Store, kind: str, awardable_id: int, user_id: int, name: str, now: dt.datetime
-) -> AwardEmoji:
-    """Award ``name`` (404-free: awarding twice keeps the first award)."""
-    table = award_emoji(store)
-    found = table.by("award", (kind, awardable_id, user_id, name))
-    if found is not None:
-        return found
-    record = AwardEmoji(store.next_id("award_emoji"), name, user_id, kind, awardable_id, now, now)
-    return table.insert(record)

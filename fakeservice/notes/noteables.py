@@ -1,5 +1,5 @@
-"""The noteables this area registers itself: issues and merge requests (snippets register
-from the snippets area, epics from the epics area)."""
+"""The noteables and awardables this area registers itself: issues and merge requests
+(snippets register from the snippets area, epics from the epics area)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from fakeservice.issues.routes import find_issue
 from fakeservice.members.models import OWNER
 from fakeservice.merge_requests import access as mr_access
 from fakeservice.merge_requests import models as merge_requests
+from fakeservice.notes.award_routes import Awardable, register_awardable
 from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.routes import register_noteable
 from fakeservice.projects.lookup import access_level, find_project_or_404
@@ -34,12 +35,23 @@ def _merge_request(ctx: Context) -> Target:
 
 
 def register() -> None:
-    """Declare the note endpoints of issues and merge requests."""
+    """Declare the note and award emoji endpoints of issues and merge requests."""
+    issue_params = (PROJECT_ID, Param("issue_iid", INT, required=True))
+    mr_params = (PROJECT_ID, Param("merge_request_iid", INT, required=True))
+    register_awardable(Awardable("Issue", "/projects/:id/issues/:issue_iid", issue_params, _issue))
+    register_awardable(
+        Awardable(
+            "MergeRequest",
+            "/projects/:id/merge_requests/:merge_request_iid",
+            mr_params,
+            _merge_request,
+        )
+    )
     register_noteable(
         Noteable(
             type="Issue",
             base="/projects/:id/issues/:issue_iid/notes",
-            params=(PROJECT_ID, Param("issue_iid", INT, required=True)),
+            params=issue_params,
             find=_issue,
             confidential=True,
         )
@@ -48,7 +60,7 @@ def register() -> None:
         Noteable(
             type="MergeRequest",
             base="/projects/:id/merge_requests/:merge_request_iid/notes",
-            params=(PROJECT_ID, Param("merge_request_iid", INT, required=True)),
+            params=mr_params,
             find=_merge_request,
             auth=REQUIRED,
         )

@@ -19,7 +19,7 @@ from typing import Any
 
 from fakeservice.core.errors import Forbidden, NotFound
 from fakeservice.members.models import MAINTAINER, REPORTER
-from fakeservice.notes import models
+from fakeservice.notes import awards, models
 from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.views import award_view, note_view
 from fakeservice.web.context import Context
@@ -42,11 +42,11 @@ def _recount(ctx: Context, noteable: Noteable, target: Target) -> None:
     target.table(ctx.store).update(target.record, user_notes_count=count)
 
 
-def _note(ctx: Context, noteable: Noteable, target: Target) -> models.Note:
+def find_note(ctx: Context, kind: str, target: Target) -> models.Note:
     note = models.notes(ctx.store).get(ctx.params["note_id"])
     if (
         note is None
-        or note.noteable_type != noteable.type
+        or note.noteable_type != kind
         or note.noteable_id != target.record.id
         or not _visible(ctx, target, note)
     ):
@@ -103,7 +103,7 @@ def declare(noteable: Noteable) -> None:
     def get_note(ctx: Context) -> Any:
         """Get one note."""
         target = noteable.find(ctx)
-        note = _note(ctx, noteable, target)
+        note = find_note(ctx, noteable.type, target)
         if noteable.single is not None:
             return noteable.single(ctx, target, note)
         return note_view(ctx.store, note, ctx.base_url)
@@ -121,9 +121,10 @@ def declare(noteable: Noteable) -> None:
         p = ctx.params
         body = models.check_body(p.get("body"))
         emoji = models.EMOJI_ONLY.match(body)
-        if emoji is not None:
-            award = models.award(
-                ctx.store, noteable.type, target.record.id, ctx.user.id, emoji.group(1), ctx.now
+        name = awards.normalize(emoji.group(1)) if emoji is not None else None
+        if name is not None:
+            award = awards.ensure(
+                ctx.store, noteable.type, target.record.id, ctx.user.id, name, ctx.now
             )
             return award_view(ctx.store, award, ctx.base_url)
         note = models.create(
@@ -149,7 +150,7 @@ def declare(noteable: Noteable) -> None:
     def update_note(ctx: Context) -> Any:
         """Modify a note (its author only)."""
         target = noteable.find(ctx)
-        note = _note(ctx, noteable, target)
+        note = find_note(ctx, noteable.type, target)
         if note.author_id != ctx.user.id or note.system:
             raise Forbidden()
         p = ctx.params
@@ -166,8 +167,9 @@ def declare(noteable: Noteable) -> None:
     def delete_note(ctx: Context) -> Any:
         """Delete a note (204; its author or a Maintainer)."""
         target = noteable.find(ctx)
-        note = _note(ctx, noteable, target)
+        note = find_note(ctx, noteable.type, target)
         if note.author_id != ctx.user.id and target.role < MAINTAINER:
             raise Forbidden()
         models.notes(ctx.store).delete(note)
+        awards.forget(ctx.store, "Note", note.id)
         _recount(ctx, noteable, target)

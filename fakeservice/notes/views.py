@@ -6,7 +6,8 @@ from typing import Any
 
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
-from fakeservice.notes.models import AwardEmoji, Note
+from fakeservice.notes.awards import AwardEmoji
+from fakeservice.notes.models import Note
 from fakeservice.users.models import users
 from fakeservice.users.views import note_author, user_ref
 

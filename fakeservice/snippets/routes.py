@@ -15,6 +15,7 @@ from typing import Any
 
 from fakeservice.core.errors import BadRequest, Forbidden
 from fakeservice.members.models import OWNER, REPORTER
+from fakeservice.notes.award_routes import Awardable, register_awardable
 from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.routes import register_noteable
 from fakeservice.projects.models import Project
@@ -252,7 +253,16 @@ def _snippet_noteable(ctx: Context) -> Target:
 
 
 def register_notes() -> None:
-    """Declare the note endpoints of project snippets (on the notes area's router)."""
+    """Declare the note and award emoji endpoints of project snippets (on the notes area's
+    routers)."""
+    register_awardable(
+        Awardable(
+            type="Snippet",
+            base="/projects/:id/snippets/:snippet_id",
+            params=(PROJECT_ID, SNIPPET_ID),
+            find=_snippet_noteable,
+        )
+    )
     register_noteable(
         Noteable(
             type="Snippet",
