@@ -11,10 +11,15 @@ small-state twin.
   at 300 MB of state (the bulk: repository objects of another project).
 * records: tracemalloc bytes per user, per project (a service loading N of them against
   one loading none, its initial snapshot included), per three-job pipeline and per
-  file commit (through the API, journal of one entry), against a floor (the target).
+  file commit (through the API, journal of one entry), against a floor (the target);
+  bytes per file commit adding a file to a directory of 10,000 entries against one of
+  10.
 * big scenarios: loading 10,000 users and 1,000 projects from a YAML file; a list page
-  (first, middle) of users, projects, pipelines and jobs at 100,000 records against
-  100 (pipelines and jobs inserted through the store, not HTTP).
+  (first, middle, last; projects by keyset, as offsets stop at 50,000 for them) of
+  users, projects, pipelines and jobs at 1,000,000 records
+  against 100, the big states built through the store's bulk fast path
+  (:meth:`Table.bulk_insert`), not HTTP. ``FAKESERVICE_BENCH_ROWS=100000`` measures a
+  smaller state for a quicker run.
 * history: reads of a repository of 3,000 and 20,000 commits against the same reads
   of one of 50 (a file GET right after another commit, the first GET after a restore,
   ``commits?path=``, blame, the tree), the repositories built through the git layer.
@@ -27,12 +32,14 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from table import Row, ratio_row
 
@@ -91,12 +98,6 @@ def history_service(commits: int) -> FakeService:
     """A service whose project 1 has ``commits`` commits: README.md and docs/a.md in
     the first, then each changing one of 50 files under src/d0..d6 (built through the
     git layer, not HTTP)."""
-    svc = FakeService(
-        {
-            "users": [{"username": "root", "admin": True, "tokens": [{"token": TOKEN}]}],
-            "projects": [{"path": "root/repo"}],
-        }
-    )
     repo = Repository("main")
     start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     first = [Action("create", "README.md", b"hello\n"), Action("create", "docs/a.md", b"a\n")]
@@ -108,6 +109,18 @@ def history_service(commits: int) -> FakeService:
         repo.commit(
             "main", [change], message=f"c{n}", author_name="a", author_email="a@x", when=when
         )
+    return with_repository(repo)
+
+
+def with_repository(repo: Repository, **kw: object) -> FakeService:
+    """A service whose project 1 (root/repo) has ``repo`` as its repository."""
+    svc = FakeService(
+        {
+            "users": [{"username": "root", "admin": True, "tokens": [{"token": TOKEN}]}],
+            "projects": [{"path": "root/repo"}],
+        },
+        **kw,  # type: ignore[arg-type]
+    )
     svc.store.extras.setdefault("repositories", {})[1] = repo
     table = projects(svc.store)
     table.update(table.get(1), empty_repo=False)
@@ -327,6 +340,46 @@ def file_commit(svc: FakeService, index: int) -> None:
     assert answer.status == 201, answer.body
 
 
+def wide_commit_bytes(width: int, count: int = 100) -> float:
+    """Traced bytes per file commit (through the API) adding a file to a directory of
+    ``width`` entries."""
+    repo = Repository("main")
+    files = [Action("create", f"wide/f{n:05d}.txt", b"x\n") for n in range(width)]
+    when = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    repo.commit("main", files, message="w", author_name="a", author_email="a@x", when=when)
+    svc = with_repository(repo, journal_capacity=1)
+
+    def commit(index: int) -> None:
+        body = {"branch": "main", "content": f"{index}", "commit_message": "m"}
+        path = f"/projects/1/repository/files/wide%2Fnew{index + 10}.txt"
+        answer = svc.request("POST", path, token=TOKEN, json_body=body)
+        assert answer.status == 201, answer.body
+
+    for index in range(5):
+        commit(-1 - index)
+
+    def run() -> None:
+        for index in range(count):
+            commit(index)
+
+    return traced_bytes(run) / count
+
+
+def wide_rows() -> list[Row]:
+    small, big = wide_commit_bytes(10), wide_commit_bytes(10_000, 20)
+    return [
+        ratio_row(
+            "records",
+            "per file commit, directory of 10,000 entries",
+            big / 1024,
+            small / 1024,
+            "KB",
+            "10 entries",
+            1.5,
+        )
+    ]
+
+
 def record_rows() -> list[Row]:
     FakeService(scenario_of(users=10, projects=10))  # warm-up: one-time allocations
     empty = traced_bytes(lambda: FakeService(scenario_of()))
@@ -359,17 +412,30 @@ def big_scenario_rows() -> list[Row]:
     rows = [
         Row("big scenarios", "load 10,000 users + 1,000 projects (YAML)", seconds, "s", target=3.0)
     ]
-    kinds = ("users", "/users"), ("projects", "/projects")
-    ci = ("pipelines", "/projects/1/pipelines"), ("jobs", "/projects/1/jobs")
-    for kind, path in (*kinds, *ci):
-        figures = {size: page_costs(kind, path, size) for size in (100, 100_000)}
-        for position, label in ((0, "first page"), (1, "middle page")):
+    return rows + paging_rows()
+
+
+PAGES = ((0, "first page"), (1, "middle page"), (2, "last page"))
+
+
+def paging_rows() -> list[Row]:
+    """The first, a middle and the last page of 20 of each list at ``BIG_ROWS`` records
+    against 100 (the big states built through the store's bulk fast path)."""
+    rows = []
+    label = f"{BIG_ROWS:,}"
+    for kind, path in LISTS:
+        small = page_costs(kind, path, 100)
+        big = page_costs(kind, path, BIG_ROWS)
+        if kind == "jobs":
+            _BUILT.clear()
+        for position, name in PAGES:
+            how = " (keyset)" if kind in KEYSET else ""
             rows.append(
                 ratio_row(
                     "big scenarios",
-                    f"{kind} {label}, 100,000 records",
-                    figures[100_000][position],
-                    figures[100][position],
+                    f"{kind} {name}{how}, {label} records",
+                    big[position],
+                    small[position],
                     "ms",
                     "100 records",
                     1.5,
@@ -378,39 +444,133 @@ def big_scenario_rows() -> list[Row]:
     return rows
 
 
+# FAKESERVICE_BENCH_ROWS=100000 for a quicker run; ``make bench`` uses 1,000,000
+BIG_ROWS = int(os.environ.get("FAKESERVICE_BENCH_ROWS", "1000000"))
+LISTS = (
+    ("users", "/users"),
+    ("projects", "/projects"),
+    ("pipelines", "/projects/1/pipelines"),
+    ("jobs", "/projects/1/jobs"),
+)
+
+
+def grown(svc: FakeService, kind: str, model: Any, size: int, vary: Vary) -> FakeService:
+    """``svc`` with its table ``kind`` grown to ``size`` records: copies of ``model``
+    with the fields ``vary(n)`` gives, inserted through the store's bulk path (a copy
+    costs one constructor call: ``attrs.evolve`` introspects on every call)."""
+    import attrs
+
+    table, store = svc.store.tables[kind], svc.store
+    base = {f.name: getattr(model, f.name) for f in attrs.fields(type(model))}
+    make = type(model)
+    table.bulk_insert(
+        make(**{**base, "id": store.next_id(kind), **vary(n)}) for n in range(size - len(table))
+    )
+    return svc
+
+
+Vary = Callable[[int], dict[str, Any]]
+
+
+def with_users(size: int) -> FakeService:
+    """A service with ``size`` users: root, one made through the scenario, and copies."""
+    svc = FakeService(scenario_of(users=1))
+    model = svc.store.tables["users"].by("username", "u000001")
+
+    def vary(n: int) -> dict[str, Any]:
+        name = f"v{n:07d}"
+        return {"username": name, "name": f"User {n}", "email": f"{name}@example.com"}
+
+    return grown(svc, "users", model, size, vary)
+
+
+def with_projects(size: int) -> FakeService:
+    """A service with ``size`` projects in group ``g``: one made through the scenario
+    and copies."""
+    svc = FakeService(scenario_of(projects=1))
+    model = projects(svc.store).by("full_path", "g/p000001")
+
+    def vary(n: int) -> dict[str, Any]:
+        path = f"q{n:07d}"
+        return {
+            "name": path,
+            "path": path,
+            "path_with_namespace": f"g/{path}",
+            "name_with_namespace": f"g / {path}",
+        }
+
+    return grown(svc, "projects", model, size, vary)
+
+
 def with_pipelines(size: int) -> FakeService:
     """The default scenario plus ``size`` pipelines of one job each on acme/website,
-    inserted through the store."""
+    inserted through the store's bulk path."""
     from fakeservice.ci.models import Job, Pipeline, jobs, pipelines
 
     svc = FakeService()
     sha = svc.request("GET", "/projects/1/repository/branches/main", token=TOKEN).json()
     sha = sha["commit"]["id"]
     store, now = svc.store, svc.now()
+    made_pipelines, made_jobs = [], []
     for _ in range(size):
         pid = store.next_id("ci_pipelines")
         iid = store.next_iid("ci_pipelines", 1)
-        pipelines(store).insert(
+        made_pipelines.append(
             Pipeline(pid, iid, 1, "main", sha, sha, False, "push", now, now, status="success")
         )
-        job = Job(store.next_id("ci_jobs"), 1, pid, "build", "build", 0, "main", sha, False, now)
-        jobs(store).insert(job)
+        jid = store.next_id("ci_jobs")
+        made_jobs.append(Job(jid, 1, pid, "build", "build", 0, "main", sha, False, now))
+    pipelines(store).bulk_insert(made_pipelines)
+    jobs(store).bulk_insert(made_jobs)
     return svc
 
 
-def page_costs(kind: str, path: str, size: int) -> tuple[float, float]:
-    """Median ms of the first and of a middle page of 20 with ``size`` records."""
-    if kind in ("pipelines", "jobs"):
-        svc = with_pipelines(size)
-    else:
-        svc = FakeService(scenario_of(**{kind: size - (1 if kind == "users" else 0)}))
-    middle = max(1, size // 2 // 20)
+KEYSET = frozenset({"projects"})
+LISTED: dict[str, Callable[[FakeService], int]] = {
+    "users": lambda svc: len(svc.store.tables["users"]),
+    "projects": lambda svc: len(svc.store.tables["projects"]),
+    "pipelines": lambda svc: len(svc.store.tables["ci_pipelines"].sorted["roots_by_id"].part(1)),
+    "jobs": lambda svc: len(svc.store.tables["ci_jobs"].sorted["builds_by_project"].part(1)),
+}
+_BUILT: dict[tuple[Callable[[int], FakeService], int], FakeService] = {}
+BUILDERS: dict[str, Callable[[int], FakeService]] = {
+    "users": with_users,
+    "projects": with_projects,
+    "pipelines": with_pipelines,
+    "jobs": with_pipelines,
+}
+
+
+def page_costs(kind: str, path: str, size: int) -> tuple[float, float, float]:
+    """Median ms of the first, a middle and the last page of 20 with ``size`` records."""
+    builder = BUILDERS[kind]
+    svc = _BUILT.get((builder, size))
+    if svc is None:  # pipelines and jobs share one state of each size
+        if any(made is not builder for made, _size in _BUILT):
+            _BUILT.clear()
+        svc = _BUILT[(builder, size)] = builder(size)
+    head = svc.request("GET", f"{path}?per_page=20", token=TOKEN)
+    assert head.status == 200, head.body[:300]
+    total = LISTED[kind](svc)  # X-Total is left out past 10,000 records
+    assert total >= size, (kind, total, size)
+    last = max(1, -(-total // 20))
+    numbers = (1, max(1, last // 2), last)
 
     def page(number: int) -> Callable[[int], object]:
         url = f"{path}?per_page=20&page={number}"
-        return lambda _index: svc.request("GET", url, token=TOKEN)
+        if kind in KEYSET:  # offset pagination stops at 50,000 for these
+            after = f"&id_after={(number - 1) * 20}" if number > 1 else ""
+            url = f"{path}?pagination=keyset&per_page=20&order_by=id&sort=asc{after}"
 
-    return median_ms(page(1), 50), median_ms(page(middle), 50)
+        def call(_index: int) -> object:
+            answer = svc.request("GET", url, token=TOKEN)
+            assert answer.status == 200, answer.body[:300]
+            assert answer.body.startswith(b"[{"), (url, answer.body[:100])
+            return answer
+
+        return call
+
+    return tuple(median_ms(page(number), 50) for number in numbers)  # type: ignore[return-value]
 
 
 def bench_rows() -> list[Row]:
@@ -420,6 +580,7 @@ def bench_rows() -> list[Row]:
         + memory_rows()
         + persistence_rows()
         + record_rows()
+        + wide_rows()
         + big_scenario_rows()
     )
 

@@ -23,6 +23,7 @@ import attrs
 
 from fakeservice.areas import Area, compose
 from fakeservice.core.clock import Clock
+from fakeservice.core.packing import packed, unpacked
 from fakeservice.core.store import Store
 from fakeservice.dashboard.events import EventHub
 from fakeservice.web.app import build_app
@@ -125,7 +126,7 @@ class FakeService:
         service._initial = template.snapshot
         if kw.get("header_prefix") is not None:
             set_header_prefix(service.store, kw["header_prefix"])
-            service._initial = service.snapshot()
+            service._initial = packed(service.snapshot())
         service.control.mark_initial()
         service._track()
         return service
@@ -181,7 +182,7 @@ class FakeService:
 
         if isinstance(snapshot, str):
             snapshot = self.control.snapshots.get(snapshot)
-        store_state, clock_state = pickle.loads(snapshot)
+        store_state, clock_state = pickle.loads(unpacked(snapshot))
         with self.store.lock:
             self.store.restore(store_state)
             self.clock.load_state(clock_state)
@@ -218,8 +219,8 @@ class FakeService:
         return True
 
     def mark_initial(self) -> None:
-        """Make the current state the one :meth:`reset` returns to."""
-        self._initial = self.snapshot()
+        """Make the current state the one :meth:`reset` returns to (kept compressed)."""
+        self._initial = packed(self.snapshot())
         self.control.mark_initial()
         self._track()
 

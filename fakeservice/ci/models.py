@@ -17,7 +17,7 @@ Lists are served from sorted indexes (all ordered by id within a partition):
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import attrs
@@ -31,6 +31,7 @@ BRIDGE = "bridge"
 # for its pipeline's status, is never run, and is left out of the build lists
 EXTERNAL = "external"
 ACTIVE_BUILD: frozenset[str] = frozenset({"pending", "scheduled", "running"})
+NO_VARIABLES: tuple[dict[str, str], ...] = ()
 JOB_SCOPES: tuple[str, ...] = (
     "created",
     "pending",
@@ -124,7 +125,9 @@ class Pipeline:
     committed_at: dt.datetime | None = None
     duration: float | None = None
     queued_duration: float | None = None
-    variables: list[dict[str, str]] = attrs.field(factory=list)
+    # the variables the pipeline was run with (never changed afterwards: pipelines
+    # without any share one empty tuple)
+    variables: Sequence[dict[str, str]] = attrs.field(factory=tuple)
     parent_id: int | None = None
     trigger_job_id: int | None = None
     stages: tuple[str, ...] = ()

@@ -28,6 +28,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from sortedcontainers import SortedList
 
+from fakeservice.core.parts import SMALL_LIMIT, BigPart, Part, SmallPart, new_part
 from fakeservice.core.rollback import rollback_extras, rollback_table
 from fakeservice.core.tracking import TrackedExtras, TrackedMap, rows_map
 
@@ -54,40 +55,55 @@ def as_id(key: object) -> int | None:
 
 
 class UniqueIndex:
-    """``key(record) -> hashable`` (or None to leave the record out) mapped to the record id."""
+    """``key(record) -> hashable`` (or None to leave the record out) mapped to the record id.
+
+    The key a record is filed under is not kept apart (one dict slot per record, not
+    two): it is the record's key as last indexed. :meth:`Table.update` drops the old key
+    before changing a record; a record changed in place and then re-indexed may leave
+    its old key behind, which :meth:`Table.by` checks against the record and ignores.
+    """
 
     def __init__(self, name: str, key: Callable[[Any], Hashable | None]) -> None:
         self.name = name
         self.key = key
         self.data: dict[Hashable, int] = {}
-        self.current: dict[int, Hashable] = {}
 
     def add(self, record: Any) -> None:
         key = self.key(record)
-        if key is None:
-            return
-        self.data[key] = record.id
-        self.current[record.id] = key
+        if key is not None:
+            self.data[key] = record.id
 
-    def refresh(self, record: Any) -> None:
-        """Index ``record`` again after a change (nothing to do when its key is the same)."""
+    def refresh(self, record: Any, old: Any = _MISSING) -> None:
+        """Index ``record`` again after a change; ``old`` is its key before the change
+        when the caller knows it."""
         key = self.key(record)
-        stored = self.current.get(record.id, _MISSING)
-        if key is not None and stored == key and self.data.get(key) == record.id:
-            return
-        self.remove(record.id)
-        self.add(record)
+        stale = old is not _MISSING and old is not None and old != key
+        if stale and self.data.get(old) == record.id:
+            del self.data[old]
+        if key is not None:
+            self.data[key] = record.id
 
-    def remove(self, record_id: int) -> None:
-        key = self.current.pop(record_id, _MISSING)
-        if key is not _MISSING and self.data.get(key) == record_id:
+    def remove(self, record: Any) -> None:
+        """Drop ``record`` (as it was last indexed)."""
+        key = self.key(record)
+        if key is not None and self.data.get(key) == record.id:
             del self.data[key]
 
-    def state(self) -> tuple[dict[Hashable, int], dict[int, Hashable]]:
-        return self.data, self.current
+    def holds(self, key: Hashable, record: Any) -> bool:
+        """Whether ``record`` is filed under ``key`` (not a key it left behind)."""
+        return self.key(record) == key
 
-    def load(self, state: tuple[dict[Hashable, int], dict[int, Hashable]]) -> None:
-        self.data, self.current = state
+    @property
+    def current(self) -> dict[int, Hashable]:
+        """Record id -> key (computed: for inspection, not kept)."""
+        return {rid: key for key, rid in self.data.items()}
+
+    def state(self) -> dict[Hashable, int]:
+        return self.data
+
+    def load(self, state: Any) -> None:
+        # the earlier layout was (data, current)
+        self.data = state[0] if isinstance(state, tuple) else state
 
 
 class SortedIndex:
@@ -97,7 +113,8 @@ class SortedIndex:
     ``multi=True``, an iterable of keys (the record appears in each partition).
 
     Memory: a record costs its sort entry (one tuple, shared by its partition, by
-    ``current`` and by the table's other indexes with the same ``sort`` function) and
+    ``current`` and by the table's other indexes with the same ``sort`` function or an
+    equal entry) and
     one dict slot; its partition key is stored apart only when it is not the index's
     common one (the first key seen, e.g. ``"all"``). An index ordered by id alone
     (``sort`` left to :func:`no_sort`) keeps no ``current`` at all: its entry is
@@ -117,16 +134,25 @@ class SortedIndex:
         self.partition = partition
         self.sort = sort
         self.multi = multi
-        self.parts: dict[Hashable, SortedList] = {}
+        self.parts: dict[Hashable, Part] = {}
         self.current: dict[int, SortKey] = {}  # record id -> its sort entry
         self.keyed: dict[int, Any] = {}  # record id -> its key(s) when not the common one
         self.common: tuple[Any, ...] = ()  # (the common partition key,) once known
 
-    def _part(self, key: Hashable) -> SortedList:
+    def _part(self, key: Hashable) -> Part:
         part = self.parts.get(key)
         if part is None:
-            part = self.parts[key] = SortedList()
+            part = self.parts[key] = SmallPart(key)
         return part
+
+    def _put(self, key: Hashable, entry: SortKey) -> Hashable:
+        """Add ``entry`` to the partition ``key``; returns the partition's own key object
+        (the one stored for every record of the partition)."""
+        part = self._part(key)
+        part.add(entry)
+        if type(part) is SmallPart and len(part) > SMALL_LIMIT:
+            self.parts[key] = BigPart(part.pkey, part)
+        return part.pkey
 
     def _entry(self, record: Any, shared: dict[Any, SortKey] | None) -> SortKey:
         if shared is not None:
@@ -135,6 +161,12 @@ class SortedIndex:
                 return found
         entry = (*self.sort(record), record.id)
         if shared is not None:
+            # indexes of other orders giving an equal entry (e.g. created_at and
+            # updated_at of a new record) keep the same tuple
+            try:
+                entry = shared.setdefault(entry, entry)
+            except TypeError:  # an unhashable sort key: not shared by value
+                pass
             shared[self.sort] = entry
         return entry
 
@@ -149,18 +181,43 @@ class SortedIndex:
             if not keys:
                 return
             entry = self._entry(record, shared)
-            for key in keys:
-                self._part(key).add(entry)
-            self.keyed[rid] = keys
+            self.keyed[rid] = tuple(self._put(key, entry) for key in keys)
         else:
             entry = self._entry(record, shared)
-            self._part(value).add(entry)
+            key = self._put(value, entry)
             if not self.common:
-                self.common = (value,)
-            elif value != self.common[0]:
-                self.keyed[rid] = value
+                self.common = (key,)
+            elif key != self.common[0]:
+                self.keyed[rid] = key
         if not self.plain:
             self.current[rid] = entry
+
+    def bulk_add(self, records: list[Any]) -> None:
+        """Index many new records: their entries grouped by partition, each partition
+        sorted once (see :meth:`Table.bulk_insert`)."""
+        grouped: dict[Hashable, list[SortKey]] = {}
+        for record in records:
+            value = self.partition(record)
+            if value is None:
+                continue
+            keys = tuple(dict.fromkeys(value)) if self.multi else (value,)
+            if not keys:
+                continue
+            entry = (*self.sort(record), record.id)
+            for key in keys:
+                grouped.setdefault(key, []).append(entry)
+            if self.multi:
+                self.keyed[record.id] = keys
+            elif not self.common:
+                self.common = (value,)
+            elif value != self.common[0]:
+                self.keyed[record.id] = value
+            if not self.plain:
+                self.current[record.id] = entry
+        for key, entries in grouped.items():
+            found = self.parts.get(key)
+            merged = sorted([*found, *entries]) if found else sorted(entries)
+            self.parts[key] = new_part(key, merged)
 
     def _new_keys(self, record: Any) -> tuple[Hashable, ...]:
         value = self.partition(record)
@@ -210,7 +267,7 @@ class SortedIndex:
                 if not part:
                     del self.parts[key]
 
-    def part(self, key: Hashable) -> SortedList:
+    def part(self, key: Hashable) -> Part:
         return self.parts.get(key) or _EMPTY
 
     def entry(self, record_id: int) -> SortKey | None:
@@ -233,11 +290,14 @@ class SortedIndex:
             self.parts, self.common = parts, ()
             self.current = {rid: entry for rid, (_keys, entry) in old.items()}
             self.keyed = {rid: keys if self.multi else keys[0] for rid, (keys, _e) in old.items()}
-            return
-        self.parts, self.current, self.keyed, self.common = state
+        else:
+            self.parts, self.current, self.keyed, self.common = state
+        if any(type(part) not in (SmallPart, BigPart) for part in self.parts.values()):
+            # an earlier layout: plain sorted lists, which do not know their key
+            self.parts = {key: new_part(key, list(part)) for key, part in self.parts.items()}
 
 
-_EMPTY: SortedList = SortedList()
+_EMPTY: SmallPart = SmallPart()
 ALL = "all"
 
 
@@ -301,29 +361,55 @@ class Table(Generic[R]):
         self._index(record)
         return record
 
+    def bulk_insert(self, records: Iterable[R]) -> int:
+        """Insert many new records at once (the fast path for building big states):
+        each index sorts its new entries per partition once instead of inserting them one
+        by one. Returns how many were inserted; an id already present raises KeyError
+        before anything is stored."""
+        batch = list(records)
+        ids = [record.id for record in batch]  # type: ignore[attr-defined]
+        if len(set(ids)) != len(ids) or any(rid in self.rows for rid in ids):
+            raise KeyError(f"{self.name}: an id is already present")
+        rows = self.rows
+        for record in batch:
+            dict.__setitem__(rows, record.id, record)  # type: ignore[attr-defined]
+        for marks in (rows.touched, rows.recent):  # noted as inserts are (undo, saves)
+            if marks is not None:
+                marks.update(ids)
+        for index in self.unique.values():
+            for record in batch:
+                index.add(record)
+        for sindex in self.sorted.values():
+            sindex.bulk_add(batch)
+        return len(batch)
+
     def get(self, record_id: int | None) -> R | None:
         if record_id is None:
             return None
         return self.rows.get(record_id)
 
     def by(self, index: str, key: Hashable) -> R | None:
-        rid = self.unique[index].data.get(key)
-        return None if rid is None else self.rows.get(rid)
+        unique = self.unique[index]
+        rid = unique.data.get(key)
+        record = None if rid is None else self.rows.get(rid)
+        return record if record is not None and unique.holds(key, record) else None
 
     def update(self, record: R, **changes: Any) -> R:
+        olds = [index.key(record) for index in self.unique.values()]
         for attr, value in changes.items():
             setattr(record, attr, value)
-        return self.reindex(record)
+        return self.reindex(record, olds)
 
-    def reindex(self, record: R) -> R:
-        """Bring every index in step with ``record`` after it changed (each index keeps
-        what it stored, so only the entries that moved are touched)."""
+    def reindex(self, record: R, olds: list[Any] | None = None) -> R:
+        """Bring every index in step with ``record`` after it changed (each sorted index
+        keeps what it stored, so only the entries that moved are touched; ``olds`` are
+        the record's unique keys before the change, see :meth:`update`)."""
         if record.id not in self.rows:  # type: ignore[attr-defined]
-            self._unindex(record.id)  # type: ignore[attr-defined]
+            self._unindex(record.id, record)  # type: ignore[attr-defined]
             self._index(record)
             return record
-        for index in self.unique.values():
-            index.refresh(record)
+        for position, index in enumerate(self.unique.values()):
+            index.refresh(record, _MISSING if olds is None else olds[position])
         shared: dict[Any, SortKey] = {}
         for sindex in self.sorted.values():
             sindex.refresh(record, shared)
@@ -333,7 +419,7 @@ class Table(Generic[R]):
 
     def delete(self, record: R) -> None:
         rid = record.id  # type: ignore[attr-defined]
-        self._unindex(rid)
+        self._unindex(rid, record)
         self.rows.pop(rid, None)
 
     def __len__(self) -> int:
@@ -356,9 +442,14 @@ class Table(Generic[R]):
         for observer in self.observers:
             observer.added(record)
 
-    def _unindex(self, record_id: int) -> None:
-        for index in self.unique.values():
-            index.remove(record_id)
+    def _unindex(self, record_id: int, record: Any = None) -> None:
+        """Drop ``record_id`` from every index (``record``: the record as last indexed,
+        by default the one stored)."""
+        if record is None:
+            record = dict.get(self.rows, record_id)
+        if record is not None:
+            for index in self.unique.values():
+                index.remove(record)
         for sindex in self.sorted.values():
             sindex.remove(record_id)
         for observer in self.observers:
@@ -394,10 +485,13 @@ class Table(Generic[R]):
 
     def load(self, state: dict[str, Any]) -> None:
         self.rows = rows_map(state["rows"])
+        # an index a state holds but the table no longer declares is left out
         for name, data in state["unique"].items():
-            self.unique[name].load(data)
+            if name in self.unique:
+                self.unique[name].load(data)
         for name, data in state["sorted"].items():
-            self.sorted[name].load(data)
+            if name in self.sorted:
+                self.sorted[name].load(data)
 
 
 class Selection(Generic[R]):

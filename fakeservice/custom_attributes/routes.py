@@ -72,7 +72,7 @@ def set_attribute(ctx: Context, kind: str) -> Any:
     key, value = ctx.params["key"], ctx.params["value"]
     if not (value or "").strip():
         raise ValidationFailed({"value": ["can't be blank"]})
-    record.custom_attributes[key] = value
+    record.custom_attributes = {**record.custom_attributes, key: value}  # never in place
     return _entry(key, value)
 
 
@@ -80,7 +80,7 @@ def delete_attribute(ctx: Context, kind: str) -> Any:
     record = _resource(ctx, kind)
     key = ctx.params["key"]
     _value_of(record, key)
-    del record.custom_attributes[key]
+    record.custom_attributes = {k: v for k, v in record.custom_attributes.items() if k != key}
     return None
 
 

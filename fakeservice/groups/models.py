@@ -7,13 +7,14 @@ as in the real service. ``full_path`` is unique (case-insensitive) across namesp
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.events import listeners
+from fakeservice.core.sharing import EMPTY_MAP, NO_ITEMS, folded
 from fakeservice.core.store import Store, Table
 from fakeservice.core.validation import name_errors, too_long
 
@@ -49,10 +50,11 @@ class Namespace:
     request_access_enabled: bool = True
     file_template_project_id: int | None = None
     runners_token: str = ""
-    settings: dict[str, Any] = attrs.field(factory=dict)  # see groups/settings.py
-    custom_attributes: dict[str, str] = attrs.field(factory=dict)
-    shared_with_groups: list[dict[str, Any]] = attrs.field(factory=list)
-    statistics: dict[str, int] = attrs.field(factory=dict)
+    # rarely set: shared empty defaults, replaced whole when written
+    settings: dict[str, Any] = EMPTY_MAP  # see groups/settings.py
+    custom_attributes: dict[str, str] = EMPTY_MAP
+    shared_with_groups: Sequence[dict[str, Any]] = NO_ITEMS
+    statistics: dict[str, int] = EMPTY_MAP
     avatar_path: str | None = None  # under /uploads (fakeservice.avatars)
 
     @property
@@ -70,14 +72,13 @@ def _group_only(fn: Any) -> Any:
 
 def install(store: Store) -> None:
     table = store.table("namespaces")
-    table.add_unique("full_path", lambda n: n.full_path.lower())
-    table.add_unique("owner", lambda n: n.owner_id if n.kind == "user" else None)
+    table.add_unique("full_path", lambda n: folded(n.full_path))
     table.add_sorted(
         "shared_with", lambda n: [s["group_id"] for s in n.shared_with_groups] or None, multi=True
     )
     for order, key in (
-        ("name", lambda n: (n.name.lower(),)),
-        ("path", lambda n: (n.path.lower(),)),
+        ("name", lambda n: (folded(n.name),)),
+        ("path", lambda n: (folded(n.path),)),
         ("id", lambda n: ()),
     ):
         # all groups, by visibility, top-level only, and children of a parent

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from fakeservice.core.sharing import folded
 from fakeservice.core.store import Store
 from fakeservice.groups.models import Namespace, find_namespace, namespaces
 from fakeservice.namespaces import totals
@@ -27,8 +28,7 @@ def install(store: Store) -> None:
     table = namespaces(store)
     totals.install(store)
     table.add_sorted("all_by_id", lambda n: "all")
-    table.add_sorted("siblings_by_name", _parent_key, lambda n: (n.name.lower(),))
-    table.add_sorted("siblings_by_path", _parent_key, lambda n: (n.path.lower(),))
+    table.add_sorted("siblings_by_name", _parent_key, lambda n: (folded(n.name),))
 
 
 def _sibling_has(store: Store, index: str, parent: int, value: str) -> bool:
@@ -37,9 +37,23 @@ def _sibling_has(store: Store, index: str, parent: int, value: str) -> bool:
     return at < len(part) and part[at][0] == value
 
 
+def _path_under(store: Store, parent: int, path: str) -> bool:
+    """Whether a namespace directly under ``parent`` (:data:`TOP` for the top level) has
+    ``path`` (case-insensitively), found by its full path."""
+    table = namespaces(store)
+    if parent == TOP:
+        full_path = path
+    else:
+        found = table.get(parent)
+        if found is None:
+            return False
+        full_path = f"{found.full_path}/{path}"
+    return table.by("full_path", full_path.lower()) is not None
+
+
 def path_taken(store: Store, path: str, parent_id: int | None) -> bool:
     """Whether a namespace directly under ``parent_id`` (top level when None) has ``path``."""
-    return _sibling_has(store, "siblings_by_path", parent_id or TOP, path.lower())
+    return _path_under(store, parent_id or TOP, path)
 
 
 def clean_path(path: str) -> str:
@@ -63,7 +77,7 @@ def suggest_path(store: Store, path: str, parent_id: int | None) -> str:
     parent = parent_id or TOP
     counter = 0
     candidate = base
-    while _sibling_has(store, "siblings_by_path", parent, candidate.lower()) or _sibling_has(
+    while _path_under(store, parent, candidate) or _sibling_has(
         store, "siblings_by_name", parent, candidate.lower()
     ):
         counter += 1

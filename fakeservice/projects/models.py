@@ -14,6 +14,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.events import listeners
+from fakeservice.core.sharing import folded
 from fakeservice.core.store import SortKey, Store, Table, as_id
 from fakeservice.core.validation import name_errors
 from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace, namespaces, path_errors
@@ -122,7 +123,7 @@ def projects(store: Store) -> Table[Project]:
 
 def install(store: Store) -> None:
     table = store.table("projects")
-    table.add_unique("full_path", lambda p: p.path_with_namespace.lower())
+    table.add_unique("full_path", lambda p: folded(p.path_with_namespace))
     for order, key in ORDERS.items():
         table.add_sorted(f"by_{order}", lambda p: "all", key)
         table.add_sorted(f"vis_by_{order}", lambda p: p.visibility, key)

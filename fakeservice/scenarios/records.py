@@ -152,13 +152,13 @@ class RecordLoader:
             password=item.get("password"),
             **fields,
         )
-        user.identities = [
-            Identity(str(i["provider"]), str(i["extern_uid"]), i.get("saml_provider_id"))
-            for i in item.get("identities") or []
-        ]
-        user.custom_attributes = {
-            str(k): str(v) for k, v in (item.get("custom_attributes") or {}).items()
-        }
+        if item.get("identities"):
+            user.identities = [
+                Identity(str(i["provider"]), str(i["extern_uid"]), i.get("saml_provider_id"))
+                for i in item["identities"]
+            ]
+        if item.get("custom_attributes"):
+            user.custom_attributes = {str(k): str(v) for k, v in item["custom_attributes"].items()}
         if item.get("status"):
             status = item["status"]
             user.status = UserStatus(
@@ -244,9 +244,8 @@ class RecordLoader:
             parent=parent,
             **fields,
         )
-        group.custom_attributes = {
-            str(k): str(v) for k, v in (item.get("custom_attributes") or {}).items()
-        }
+        if item.get("custom_attributes"):
+            group.custom_attributes = {str(k): str(v) for k, v in item["custom_attributes"].items()}
         if item.get("statistics"):
             group.statistics = {str(k): int(v) for k, v in item["statistics"].items()}
         for index, member in enumerate(item.get("members") or []):
@@ -289,9 +288,10 @@ class RecordLoader:
             path=path,
             **fields,
         )
-        project.custom_attributes = {
-            str(k): str(v) for k, v in (item.get("custom_attributes") or {}).items()
-        }
+        if item.get("custom_attributes"):
+            project.custom_attributes = {
+                str(k): str(v) for k, v in item["custom_attributes"].items()
+            }
         if "features" in item:
             project.features.update({str(k): str(v) for k, v in item["features"].items()})
         for index, member in enumerate(item.get("members") or []):

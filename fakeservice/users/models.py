@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.sharing import EMPTY_MAP, NO_ITEMS, folded
 from fakeservice.core.store import Store, Table, as_id
 from fakeservice.core.validation import name_errors, too_long
 
@@ -34,6 +36,10 @@ class UserStatus:
     message: str | None = None
     availability: str = "not_set"
     clear_status_at: dt.datetime | None = None
+
+
+# the status of users who never set one (shared; a new status replaces it whole)
+NO_STATUS = UserStatus()
 
 
 @attrs.define(slots=True)
@@ -87,9 +93,10 @@ class User:
     shared_runners_minutes_limit: int | None = None
     extra_shared_runners_minutes_limit: int | None = None
     view_diffs_file_by_file: bool = False
-    identities: list[Identity] = attrs.field(factory=list)
-    custom_attributes: dict[str, str] = attrs.field(factory=dict)
-    status: UserStatus = attrs.field(factory=UserStatus)
+    # rarely set: shared empty defaults, replaced whole when written
+    identities: Sequence[Identity] = NO_ITEMS
+    custom_attributes: dict[str, str] = EMPTY_MAP
+    status: UserStatus = NO_STATUS
     followers: int = 0
     following: int = 0
     secondary_emails: list[str] = attrs.field(factory=list)
@@ -115,13 +122,13 @@ def users(store: Store) -> Table[User]:
 
 def install(store: Store) -> None:
     table = store.table("users")
-    table.add_unique("username", lambda u: u.username.lower())
-    table.add_unique("email", lambda u: u.email.lower())
+    table.add_unique("username", lambda u: folded(u.username))
+    table.add_unique("email", lambda u: folded(u.email))
     table.add_sorted("state", lambda u: u.state)
     table.add_sorted("admins", lambda u: True if u.admin else None)
     table.add_sorted("external", lambda u: True if u.external else None)
-    table.add_sorted("by_name", lambda u: "all", lambda u: (u.name.lower(),))
-    table.add_sorted("by_username", lambda u: "all", lambda u: (u.username.lower(),))
+    table.add_sorted("by_name", lambda u: "all", lambda u: (folded(u.name),))
+    table.add_sorted("by_username", lambda u: "all", lambda u: (folded(u.username),))
     table.add_sorted("by_created_at", lambda u: "all", lambda u: (u.created_at,))
     table.add_sorted("by_updated_at", lambda u: "all", lambda u: (u.updated_at,))
     table.add_sorted(

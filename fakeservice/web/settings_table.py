@@ -187,9 +187,10 @@ class SettingsTable:
             if setting.store == "feature":
                 record.features[setting.key] = value
             elif setting.store == "settings" and setting.type is HASH:
-                record.settings[name] = {**(self.value_of(record, setting) or {}), **value}
+                merged = {**(self.value_of(record, setting) or {}), **value}
+                record.settings = {**record.settings, name: merged}  # never in place
             elif setting.store == "settings":
-                record.settings[name] = value
+                record.settings = {**record.settings, name: value}
         return self.attributes_of(changes)
 
     @staticmethod

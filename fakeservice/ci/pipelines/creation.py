@@ -15,13 +15,23 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from fakeservice.ci.config import Config, JobSpec, PipelinePlan, PlanError, parse, plan
 from fakeservice.ci.flow import announce, fire_pipeline, refresh_pipeline
-from fakeservice.ci.models import BRIDGE, Job, Pipeline, jobs, pipelines
+from fakeservice.ci.models import (
+    BRIDGE,
+    NO_VARIABLES,
+    Job,
+    Pipeline,
+    jobs,
+    latest_for_ref,
+    pipelines,
+)
 from fakeservice.ci.repo import RefInfo, ci_config_path, read_text, resolve_ref
 from fakeservice.ci.variables_models import pipeline_values
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.sharing import shared
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project
 
@@ -70,28 +80,28 @@ def _insert_job(
         id=job_id,
         project_id=pipeline.project_id,
         pipeline_id=pipeline.id,
-        name=spec.name,
-        stage=spec.stage,
+        name=shared(spec.name),
+        stage=shared(spec.stage),
         stage_idx=spec.stage_idx,
         ref=pipeline.ref,
         sha=pipeline.sha,
         tag=pipeline.tag,
         created_at=now,
         kind=spec.kind,
-        when=spec.when,
+        when=shared(spec.when),
         allow_failure=spec.allow_failure,
-        needs=spec.need_names,
+        needs=shared(spec.need_names),
         user_id=user_id,
-        tag_list=tuple(spec.tag_list),
-        script=(*spec.before_script, *spec.script, *spec.after_script),
+        tag_list=shared(tuple(spec.tag_list)),
+        script=shared((*spec.before_script, *spec.script, *spec.after_script)),
         token="" if bridge else job_token(job_id, pipeline.id, now),
         start_in=spec.start_in,
         timeout=spec.timeout,
-        retry=spec.retry,
-        coverage_regex=spec.coverage_regex,
-        artifacts_spec=None if bridge else spec.artifacts,
-        trigger=spec.trigger if bridge else None,
-        environment=spec.environment,
+        retry=shared(spec.retry),
+        coverage_regex=shared(spec.coverage_regex),
+        artifacts_spec=None if bridge else shared(spec.artifacts),
+        trigger=shared(spec.trigger) if bridge else None,
+        environment=shared(spec.environment),
     )
     return announce(store, jobs(store).insert(job), now)
 
@@ -114,9 +124,9 @@ def _new_pipeline(
         id=store.next_id("ci_pipelines"),
         iid=store.next_iid("ci_pipelines", project.id),
         project_id=project.id,
-        ref=info.ref,
-        sha=info.sha,
-        before_sha=before_sha,
+        ref=shared(info.ref),
+        sha=shared(info.sha),
+        before_sha=shared(before_sha),
         tag=info.tag,
         source=source,
         created_at=now,
@@ -129,11 +139,21 @@ def _new_pipeline(
                 "value": str(v.get("value") or ""),
             }
             for v in variables
-        ],
+        ]
+        or NO_VARIABLES,
         parent_id=parent.id if parent is not None else None,
         trigger_job_id=trigger_job.id if trigger_job is not None else None,
-        commit=dict(info.commit),
+        commit=_commit_entity(store, project, info),
     )
+
+
+def _commit_entity(store: Store, project: Project, info: RefInfo) -> dict[str, Any]:
+    """The commit entity a new pipeline keeps: the very dict of the ref's latest pipeline
+    when it is of the same commit (pipelines never change it; views copy it)."""
+    latest = latest_for_ref(store, project.id, info.ref)
+    if latest is not None and latest.sha == info.sha and latest.commit == info.commit:
+        return latest.commit
+    return dict(info.commit)
 
 
 # the record of a pipeline that is not built from a CI file (external commit statuses)
@@ -220,7 +240,7 @@ def create_planned(
         pipeline.yaml_errors = ", ".join(config.errors)
         fire_pipeline(store, pipeline, "drop", now)
         raise _base_error(config.errors)
-    pipeline.stages = planned.stages
+    pipeline.stages = shared(planned.stages)
     for spec in planned.jobs:
         _insert_job(store, pipeline, spec, user_id, now)
     refresh_pipeline(store, pipeline, now)
