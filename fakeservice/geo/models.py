@@ -17,6 +17,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store, Table
+from fakeservice.geo import repositories
 
 TABLE = "geo_nodes"
 SYNC_TYPES = ("namespaces", "shards")
@@ -70,6 +71,7 @@ def install(store: Store) -> None:
     table = store.table(TABLE)
     table.add_unique("name", lambda n: n.name.lower())
     table.add_unique("primary", lambda n: True if n.primary else None)
+    repositories.install(store)
 
 
 def with_slash(url: str | None) -> str | None:

@@ -15,10 +15,9 @@ from typing import Any
 from fakeservice.ci.artifacts.job_artifacts import live_archives
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
+from fakeservice.geo import repositories
 from fakeservice.geo.models import GeoNode
 from fakeservice.meta.routes import REVISION, VERSION
-from fakeservice.projects.models import projects
-from fakeservice.repository.models import find_repository
 
 KINDS = (
     "lfs_objects",
@@ -47,10 +46,7 @@ def percentage(part: int, whole: int) -> str:
 def counts(store: Store, now: dt.datetime) -> dict[str, int]:
     """How many records of each replicated kind the instance holds."""
     found = dict.fromkeys(KINDS, 0)
-    table = projects(store)
-    found["repositories"] = sum(
-        1 for project in table if (repo := find_repository(store, project)) and not repo.is_empty
-    )
+    found["repositories"] = repositories.count(store)
     found["job_artifacts"] = live_archives(store, now)
     return found
 

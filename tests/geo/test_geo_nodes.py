@@ -215,3 +215,35 @@ def test_the_instance_node_name_comes_from_the_scenario() -> None:
     assert [n["current"] for n in body(call(svc, "GET", "/geo_nodes"))] == [False, True]
     refused = call(svc, "DELETE", "/geo_nodes/1")
     assert (refused.status, body(refused)) == (403, {"message": "403 Forbidden"})
+
+
+def test_repository_count_is_kept_not_scanned(geo_svc: FakeService) -> None:
+    """The count follows projects gaining a repository and going away, and the per-test
+    undo puts it back; it equals a scan of the repositories at every step."""
+    from fakeservice.geo.repositories import count
+    from fakeservice.projects.models import projects
+    from fakeservice.repository.models import find_repository
+
+    def scanned() -> int:
+        store = geo_svc.store
+        found = [find_repository(store, p) for p in projects(store)]
+        return sum(1 for repo in found if repo is not None and not repo.is_empty)
+
+    def shown() -> int:
+        return int(body(call(geo_svc, "GET", "/geo_nodes/1/status"))["repositories_count"])
+
+    before = shown()
+    assert before == scanned() == count(geo_svc.store) == 2
+    made = call(geo_svc, "POST", "/projects", json_body={"name": "fresh"})
+    assert shown() == before  # no commit yet
+    pid = body(made)["id"]
+    commit = {"branch": "main", "commit_message": "c", "actions": [
+        {"action": "create", "file_path": "a.txt", "content": "a"}]}  # fmt: skip
+    assert (
+        call(geo_svc, "POST", f"/projects/{pid}/repository/commits", json_body=commit).status == 201
+    )
+    assert shown() == scanned() == before + 1
+    assert call(geo_svc, "DELETE", f"/projects/{pid}").status == 202
+    assert shown() == scanned() == before
+    geo_svc.reset()
+    assert shown() == scanned() == before
