@@ -94,6 +94,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.keys.area",
     "fakeservice.avatars.area",
     "fakeservice.features.area",
+    "fakeservice.broadcasts.area",
 )
 
 
