@@ -95,6 +95,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.avatars.area",
     "fakeservice.features.area",
     "fakeservice.broadcasts.area",
+    "fakeservice.file_templates.area",
 )
 
 
