@@ -95,6 +95,9 @@ AREAS: tuple[str, ...] = (
     "fakeservice.avatars.area",
     "fakeservice.forks.area",
     "fakeservice.sharing.area",
+    "fakeservice.features.area",
+    "fakeservice.broadcasts.area",
+    "fakeservice.file_templates.area",
 )
 
 

@@ -1,4 +1,4 @@
-"""The instance area's registration: ``/application/settings``, the ``/_fake/background``
+"""The instance area's registration: ``/application/settings``, ``/license``, the ``/_fake/background``
 controls, the ``instance`` scenario key (plan, storages, settings, features, background
 mode) and the background work that runs on the service clock."""
 
@@ -11,8 +11,10 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.instance import background, routes, scenario
+    from fakeservice.instance import background, license, license_routes, routes, scenario
 
-    setup.routes(routes.api)
+    setup.tables(license.install)
+    for module in (routes, license_routes):
+        setup.routes(module.api)  # one router, shared by the area's routes modules
     scenario.register(setup.sections)
     setup.extension(background.extend)

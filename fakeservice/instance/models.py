@@ -1,5 +1,5 @@
 """The instance record: plan (tier), self-managed or not, repository storages, the
-application settings, feature flags and how background work (storage moves, exports,
+application settings and how background work (storage moves, exports,
 imports) runs.
 
 It lives in ``store.extras["instance"]`` so that snapshots carry it. Without a scenario
@@ -21,8 +21,6 @@ PAID_PLANS = frozenset({"premium", "ultimate"})
 DEFAULT_STORAGE = "default"
 BACKGROUND_MODES: tuple[str, ...] = ("instant", "timed", "manual")
 DEFAULT_STEP_SECONDS = 10.0
-# Feature flags areas consult; every one is off unless a scenario turns it on.
-FEATURE_FLAGS: tuple[str, ...] = ("import_project_from_remote_file",)
 _KEY = "instance"
 
 
@@ -32,7 +30,6 @@ class Instance:
     self_managed: bool = True
     storages: tuple[str, ...] = (DEFAULT_STORAGE,)
     settings: dict[str, Any] = attrs.field(factory=dict)
-    features: dict[str, bool] = attrs.field(factory=dict)
     background_mode: str = "instant"
     step_seconds: float = DEFAULT_STEP_SECONDS
     geo_node_name: str = "fakeservice"
@@ -65,7 +62,3 @@ def require_self_managed_paid_plan(store: Store) -> None:
 
 def storage_names(store: Store) -> tuple[str, ...]:
     return instance(store).storages
-
-
-def feature_enabled(store: Store, name: str) -> bool:
-    return bool(instance(store).features.get(name, False))

@@ -14,12 +14,11 @@ from fakeservice.core.errors import ValidationFailed
 from fakeservice.instance import settings
 from fakeservice.instance.background import reschedule_all
 from fakeservice.instance.models import BACKGROUND_MODES, instance
+from fakeservice.instance.router import api
 from fakeservice.instance.views import settings_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import FLOAT, STR, AtLeastOne, Param
-from fakeservice.web.routing import ADMIN, NO_AUTH, AreaRouter
-
-api = AreaRouter("instance")
+from fakeservice.web.routing import ADMIN, NO_AUTH
 
 
 @api.get("/application/settings", auth=ADMIN)

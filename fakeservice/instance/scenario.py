@@ -1,5 +1,5 @@
 """The ``instance`` scenario section: plan, repository storages, application settings,
-feature flags and background mode.
+feature flags (booleans, as the top-level ``features`` key sets them) and background mode.
 
 .. code-block:: yaml
 
@@ -24,8 +24,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.core.errors import ApiError
+from fakeservice.features.definitions import DEFINITIONS
+from fakeservice.features.models import set_boolean
 from fakeservice.instance import settings
-from fakeservice.instance.models import BACKGROUND_MODES, FEATURE_FLAGS, PLANS, instance
+from fakeservice.instance.models import BACKGROUND_MODES, PLANS, instance
 from fakeservice.projects.models import projects
 from fakeservice.scenarios.problems import ScenarioError
 from fakeservice.scenarios.schema import (
@@ -55,7 +57,9 @@ INSTANCE = Record(
         "settings": Field(
             MapOf(ANY, keys=tuple(settings.SETTINGS)), "application settings to start with"
         ),
-        "features": Field(MapOf(BOOL, keys=FEATURE_FLAGS), "feature flags (all off by default)"),
+        "features": Field(
+            MapOf(BOOL, keys=tuple(DEFINITIONS)), "feature flags (all off by default)"
+        ),
         "background": Field(
             Record(
                 "background",
@@ -127,9 +131,9 @@ def load_instance(service: FakeService, data: Mapping[str, Any]) -> None:
     if "settings" in spec:
         record.settings.update(_settings(service, spec["settings"]))
     for name, enabled in (spec.get("features") or {}).items():
-        if name not in FEATURE_FLAGS:
+        if name not in DEFINITIONS:
             raise _error(f"instance.features.{name}", "is not a known feature flag")
-        record.features[name] = bool(enabled)
+        set_boolean(store, name, bool(enabled))
     background = spec.get("background") or {}
     if background.get("mode") is not None:
         if background["mode"] not in BACKGROUND_MODES:

@@ -6,7 +6,8 @@
   settings that win over the archive's); 201 with the import summary. A file over the
   ``max_import_size`` application setting (MB, 0 unlimited) is refused with 400.
 * ``POST /projects/remote-import``: behind the ``import_project_from_remote_file``
-  feature flag (off by default: 404); when on, the archive is fetched from ``url``,
+  feature flag (``/features``; off by default: 404; on for everyone or for the caller as
+  an actor); when on, the archive is fetched from ``url``,
   which must answer with a gzip content type and a valid content length of at most
   10 GB.
 * ``GET /projects/:id/import``: the import status (Maintainers).
@@ -20,8 +21,8 @@ import httpx
 
 from fakeservice.core.errors import BadRequest, NotFound, ValidationFailed
 from fakeservice.core.store import as_id
+from fakeservice.features.models import enabled
 from fakeservice.groups.models import Namespace, find_namespace, namespaces
-from fakeservice.instance.models import feature_enabled
 from fakeservice.instance.settings import current, preferred_storage
 from fakeservice.members.access import group_access, project_role
 from fakeservice.members.models import DEVELOPER, MAINTAINER, OWNER
@@ -156,7 +157,7 @@ def _fetch(url: str) -> bytes:
 )
 def import_remote(ctx: Context) -> Any:
     """Import a project from an archive at a URL (feature flag, off by default)."""
-    if not feature_enabled(ctx.store, "import_project_from_remote_file"):
+    if not enabled(ctx.store, "import_project_from_remote_file", [f"User:{ctx.user.id}"]):
         raise NotFound(message="404 Not Found")
     _namespace(ctx)
     return _start(ctx, _fetch(ctx.params["url"]))

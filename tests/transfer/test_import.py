@@ -277,9 +277,8 @@ def test_remote_import_flag_off_and_on(svc: FakeService, recorder: Recorder) -> 
     payload = {"url": recorder.url + "/export.tar.gz", "path": "remote", "namespace": "acme"}
     off = call(svc, "POST", "/projects/remote-import", ALICE, json_body=payload)
     assert (off.status, body(off)) == (404, {"message": "404 Not Found"})
-    from fakeservice.instance.models import instance
-
-    instance(svc.store).features["import_project_from_remote_file"] = True
+    flag = "/features/import_project_from_remote_file"
+    assert call(svc, "POST", flag, ROOT, json_body={"value": True}).status == 201
     recorder.payload, recorder.content_type = data, "text/html"
     wrong = call(svc, "POST", "/projects/remote-import", ALICE, json_body=payload)
     assert body(wrong) == {

@@ -1,0 +1,1 @@
+"""Broadcast messages (``/broadcast_messages``): instance-wide banners and notifications."""

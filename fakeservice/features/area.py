@@ -1,0 +1,17 @@
+"""The features area's registration: its table, ``/features`` and the ``features``
+scenario key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fakeservice.composition import Composition
+
+
+def register(setup: Composition) -> None:
+    from fakeservice.features import models, routes, scenario
+
+    setup.tables(models.install)
+    setup.routes(routes.api)
+    scenario.register(setup.sections)
