@@ -3,8 +3,8 @@
 A pending job is picked up ``pickup_seconds`` after it was queued, a running job finishes
 ``duration`` seconds (from its outcome, at most its timeout) after it started, and a
 delayed (``scheduled``) job is queued ``start_in`` seconds after it was scheduled. Jobs in
-other states, bridges, external commit statuses, and jobs of projects in another mode
-have no due time. Due times are kept in the ``runner_due`` index so the next event is
+other states, bridges, external commit statuses, jobs of projects in another mode and
+pending jobs no runner can run (stuck) have no due time. Due times are kept in the ``runner_due`` index so the next event is
 found in O(log n).
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.models import Job, jobs
+from fakeservice.ci.runner.assignment import can_start
 from fakeservice.ci.runner.outcomes import mode_of, outcome_for
 from fakeservice.core.store import Store
 from fakeservice.projects.models import projects
@@ -26,6 +27,8 @@ def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
     if mode != "timed":
         return None
     if job.status == "pending":
+        if not can_start(store, job):
+            return None  # stuck: no runner can run it (see Runner.runners_changed)
         base = (job.queued_at or now) + dt.timedelta(seconds=pickup)
     elif job.status == "running":
         duration = min(outcome_for(store, job).duration, _timeout(store, job))
