@@ -12,9 +12,16 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.ci.runner.assignment import RUNNER_FOR_JOB, RUNNER_PICKED, RUNNER_VIEW
+    from fakeservice.ci.runner.assignment import (
+        RUNNER_FOR_JOB,
+        RUNNER_PICKED,
+        RUNNER_TIMEOUT,
+        RUNNER_VIEW,
+    )
     from fakeservice.groups.models import NAMESPACE_DELETED
+    from fakeservice.instance.views import SETTINGS_VIEW
     from fakeservice.projects.models import PROJECT_DELETED
+    from fakeservice.projects.routes import PROJECT_DETAIL
     from fakeservice.runners import (
         availability,
         models,
@@ -33,6 +40,9 @@ def register(setup: Composition) -> None:
     setup.listen(RUNNER_FOR_JOB, availability.runner_for)
     setup.listen(RUNNER_PICKED, availability.picked)
     setup.listen(RUNNER_VIEW, availability.job_runner)
+    setup.listen(RUNNER_TIMEOUT, availability.maximum_timeout)
+    setup.listen(SETTINGS_VIEW, registration.show_instance_token)
+    setup.listen(PROJECT_DETAIL, registration.show_project_token)
     setup.listen(PROJECT_DELETED, models.forget_project)
     setup.listen(NAMESPACE_DELETED, models.forget_group)
     scenario.register(setup.sections)

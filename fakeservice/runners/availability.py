@@ -4,7 +4,8 @@ A project uses its own project runners, the group runners of its namespace and t
 namespace's ancestors, and the instance runners (while ``shared_runners_enabled``). A
 runner can run a build when it is active (not paused), has every tag of the build (an
 untagged build needs ``run_untagged``), and, when ``ref_protected``, the build's ref is
-a protected branch or tag. Among the runners that can, the lowest id picks the build up.
+a protected branch or tag. Among the runners that can, the lowest id picks the build up;
+its ``maximum_timeout`` caps the build's timeout.
 These functions answer the CI area's events (:mod:`fakeservice.ci.runner.assignment`).
 """
 
@@ -69,6 +70,12 @@ def picked(store: Store, job: Job, runner_id: int, now: dt.datetime) -> None:
     runner = runners(store).get(runner_id)
     if runner is not None:
         runners(store).update(runner, contacted_at=now)
+
+
+def maximum_timeout(store: Store, runner_id: int) -> int | None:
+    """The runner's ``maximum_timeout`` (seconds), which caps its jobs' timeout."""
+    runner = runners(store).get(runner_id)
+    return runner.maximum_timeout if runner is not None else None
 
 
 def job_runner(store: Store, runner_id: int, now: dt.datetime) -> dict[str, Any] | None:

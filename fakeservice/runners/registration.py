@@ -4,18 +4,23 @@ group record, shown to its owners) and each project's.
 Until reset, the instance's token is ``GR1348941i00000000000``, a group's
 ``GR1348941<id:012d>`` and a project's ``GR1348941p<id:011d>``; a reset (or a scenario)
 stores a new one in the ``runner_registration_tokens`` table, found by token through its
-unique index (and for a group also written to the group record).
+unique index (and for a group also written to the group record). The application
+settings show the instance's (``runners_registration_token``), a project's details show
+its own to maintainers (``runners_token``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from typing import Any
 
 import attrs
 
 from fakeservice.core.store import Store, Table
 from fakeservice.groups.models import namespaces
+from fakeservice.members.access import project_role
+from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.models import projects
 
 PREFIX = "GR1348941"
@@ -104,3 +109,14 @@ def owner_of(store: Store, token: str) -> tuple[str, int] | None:
         if project_id in projects(store) and reset is None:
             return PROJECT, project_id
     return None
+
+
+def show_instance_token(store: Store, out: dict[str, Any]) -> None:
+    """Application settings show the instance's registration token."""
+    out["runners_registration_token"] = token_of(store, INSTANCE)
+
+
+def show_project_token(ctx: Any, project: Any, out: dict[str, Any]) -> None:
+    """A project's details show its registration token to its maintainers."""
+    if project_role(ctx.store, ctx.user, project, ctx.now) >= MAINTAINER:
+        out["runners_token"] = token_of(ctx.store, PROJECT, project.id)

@@ -1,6 +1,7 @@
 """Runner endpoints by id: the caller's runners (``GET /runners``), every runner
 (``GET /runners/all``, administrators), get, update, delete, the jobs a runner ran, its
-managers, and a new authentication token."""
+managers (the simulated runner process once it made contact), and a new authentication
+token."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from fakeservice.runners.fields import ACTIVE_OR_PAUSED, EDIT_NAMES, EDIT_PARAMS
 from fakeservice.runners.models import PROJECT, rotate_token, runners, update_runner
 from fakeservice.runners.notify import runners_changed
 from fakeservice.runners.router import api
-from fakeservice.runners.views import runner_details, runner_view
+from fakeservice.runners.views import managers_view, runner_details, runner_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import INT, STR, AtLeastOne, Param
 from fakeservice.web.routing import ADMIN, REQUIRED
@@ -111,6 +112,12 @@ def runner_jobs(ctx: Context) -> Any:
         return out
 
     return ctx.paginate(selection, render)
+
+
+@api.get("/runners/:id/managers", params=(RUNNER_ID,), auth=REQUIRED)
+def runner_managers(ctx: Context) -> Any:
+    """The runner's managers (one per runner process that contacted the service)."""
+    return managers_view(access.readable_runner(ctx, ctx.params["id"]), ctx.now)
 
 
 @api.post("/runners/:id/reset_authentication_token", params=(RUNNER_ID,), auth=REQUIRED)

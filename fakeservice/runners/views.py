@@ -1,9 +1,10 @@
-"""JSON shapes of runners: the list entry (also a job's ``runner``), the details, and the
-token answers of registration, creation and resets."""
+"""JSON shapes of runners: the list entry (also a job's ``runner``), the details, the
+managers, and the token answers of registration, creation and resets."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from typing import Any
 
 from fakeservice.core.clock import iso
@@ -76,6 +77,27 @@ def _groups(store: Store, runner: Runner, base_url: str) -> list[dict[str, Any]]
     if group is None:
         return []
     return [{"id": group.id, "web_url": f"{base_url}/groups/{group.full_path}", "name": group.name}]
+
+
+def managers_view(runner: Runner, now: dt.datetime) -> list[dict[str, Any]]:
+    """The runner's managers: the simulated runner process, once it made contact."""
+    if runner.contacted_at is None:
+        return []
+    system = hashlib.sha256(f"runner-manager:{runner.id}".encode()).hexdigest()[:12]
+    return [
+        {
+            "id": runner.id,
+            "system_id": f"s_{system}",
+            "version": runner.version,
+            "revision": runner.revision,
+            "platform": runner.platform,
+            "architecture": runner.architecture,
+            "created_at": iso(min(runner.created_at, runner.contacted_at)),
+            "contacted_at": iso(runner.contacted_at),
+            "ip_address": runner.ip_address,
+            "status": runner.status(now),
+        }
+    ]
 
 
 def token_view(runner: Runner, *, with_id: bool = True) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from fakeservice.ci.models import (
     pipeline_tree,
     pipelines,
 )
-from fakeservice.ci.runner.assignment import picked, runner_for
+from fakeservice.ci.runner.assignment import picked, runner_for, timeout_of
 from fakeservice.ci.runner.outcomes import (
     DEFAULT_FAILURE_REASON,
     Outcome,
@@ -45,7 +45,6 @@ from fakeservice.ci.runner.outcomes import (
 from fakeservice.ci.runner.timing import next_due
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
-from fakeservice.projects.models import projects
 
 RUNNER_VERSION = "17.0.0"
 FINISH_STATUSES: tuple[str, ...] = ("success", "failed", "canceled", "skipped")
@@ -184,13 +183,6 @@ def finish(
     if refresh:
         refresh_pipeline(store, pipelines(store).rows[job.pipeline_id], now)
     return job
-
-
-def timeout_of(store: Store, job: Job) -> int:
-    """The job's ``timeout:``, else its project's job timeout (seconds)."""
-    if job.timeout:
-        return job.timeout
-    return projects(store).rows[job.project_id].build_timeout
 
 
 def go_duration(seconds: float) -> str:

@@ -13,10 +13,9 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.models import Job, jobs
-from fakeservice.ci.runner.assignment import can_start
+from fakeservice.ci.runner.assignment import can_start, timeout_of
 from fakeservice.ci.runner.outcomes import mode_of, outcome_for
 from fakeservice.core.store import Store
-from fakeservice.projects.models import projects
 
 
 def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
@@ -31,7 +30,7 @@ def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
             return None  # stuck: no runner can run it (see Runner.runners_changed)
         base = (job.queued_at or now) + dt.timedelta(seconds=pickup)
     elif job.status == "running":
-        duration = min(outcome_for(store, job).duration, _timeout(store, job))
+        duration = min(outcome_for(store, job).duration, timeout_of(store, job))
         base = (job.started_at or now) + dt.timedelta(seconds=duration)
     elif job.status == "scheduled":
         base = now + dt.timedelta(seconds=job.start_in or 0)
@@ -40,10 +39,6 @@ def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
     else:
         return None
     return max(base, now)
-
-
-def _timeout(store: Store, job: Job) -> float:
-    return job.timeout or projects(store).rows[job.project_id].build_timeout
 
 
 def schedule(store: Store, job: Job, now: dt.datetime) -> None:
