@@ -67,3 +67,16 @@ def run_sizes(
             median, p95 = measure(call, args.repeat)
             rows.append((name, size, median, p95))
     print_table(rows, width=width, size=unit)
+
+
+def admin_and_group(token: str, group: str = "big") -> FakeService:
+    """A service with only an administrator (``token``) and one public group: the start of
+    the benchmarks that build large states through the models."""
+    return FakeService(
+        {
+            "users": [
+                {"username": "root", "admin": True, "tokens": [{"token": token, "scopes": ["api"]}]}
+            ],
+            "groups": [{"path": group, "visibility": "public"}],
+        }
+    )

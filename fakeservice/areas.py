@@ -68,6 +68,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.repository.area",
     "fakeservice.releases.area",
     "fakeservice.ci.area",
+    "fakeservice.runners.area",
     "fakeservice.statuses.area",
     "fakeservice.environments.area",
     "fakeservice.clusters.area",

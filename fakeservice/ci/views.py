@@ -15,25 +15,13 @@ from fakeservice.ci.artifacts import job_artifacts as artifacts
 from fakeservice.ci.detailed_status import job_status, pipeline_status
 from fakeservice.ci.machines import job_duration, job_queued_duration
 from fakeservice.ci.models import Job, Pipeline, latest_jobs, pipelines
+from fakeservice.ci.runner.assignment import runner_view
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
 from fakeservice.projects.views import project_identity
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref, user_ref_with_profile
-
-RUNNER = {
-    "id": 1,
-    "description": "fakeservice runner",
-    "ip_address": None,
-    "active": True,
-    "paused": False,
-    "is_shared": True,
-    "runner_type": "instance_type",
-    "name": "fakeservice-runner",
-    "online": True,
-    "status": "online",
-}
 
 
 def _number(value: float | None) -> float | int | None:
@@ -141,7 +129,9 @@ class Renderer:
         if archive is not None:
             out["artifacts_file"] = {"filename": artifacts.ARCHIVE_NAME, "size": len(archive)}
         out["artifacts"] = artifacts.entries(job, self.now)
-        out["runner"] = dict(RUNNER) if job.runner_id is not None else None
+        out["runner"] = (
+            runner_view(self.store, job.runner_id, self.now) if job.runner_id is not None else None
+        )
         out["runner_manager"] = None
         out["artifacts_expire_at"] = iso(job.artifacts_expire_at)
         out["archived"] = False

@@ -281,6 +281,11 @@ def _permissions(ctx: Context, project: Project) -> dict[str, Any]:
     }
 
 
+# Areas add fields of a project's details that depend on the caller (e.g. the runners
+# area's ``runners_token`` for maintainers): ``hook(ctx, project, out)`` may change ``out``.
+PROJECT_DETAIL = "project.detail"
+
+
 def project_detail(ctx: Context, project: Project) -> dict[str, Any]:
     out = project_full(ctx.store, project, ctx.base_url, viewer_is_admin=ctx.is_admin)
     if ctx.params.get("statistics") and access_level(ctx, project) >= REPORTER:
@@ -291,6 +296,8 @@ def project_detail(ctx: Context, project: Project) -> dict[str, Any]:
         out["license_url"] = None
         out["license"] = None
     out["permissions"] = _permissions(ctx, project)
+    for hook in listeners(ctx.store, PROJECT_DETAIL):
+        hook(ctx, project, out)
     return out
 
 

@@ -28,7 +28,9 @@ def test_defaults_name_both_storages(svc: FakeService) -> None:
     assert data["max_import_size"] == 0
     assert data["default_project_visibility"] == "private"
     assert data["created_at"] == "2026-01-01T09:00:00Z"
-    assert list(data)[1:-2] == list(SETTINGS)
+    # the runners area adds the instance's runner registration token (read-only)
+    assert list(data)[1:-3] == list(SETTINGS)
+    assert list(data)[-3:] == ["created_at", "updated_at", "runners_registration_token"]
 
 
 @pytest.mark.parametrize(

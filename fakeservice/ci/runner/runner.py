@@ -140,6 +140,13 @@ class Runner:
         for job in list(table.select("builds_by_project_status", keys)):
             timing.schedule(self.store, job, now)
 
+    def runners_changed(self) -> None:
+        """A runner was added, resumed, retagged or assigned: waiting jobs that were stuck
+        may be picked up now (their due times are recomputed, instant projects drain)."""
+        with self.store.lock:
+            self._reschedule(None)
+            self.catch_up()
+
     def mode(self, project: int | str | None = None) -> str:
         found = self._project(project)
         if found is None:

@@ -34,6 +34,7 @@ from fakeservice.ci.models import (
     pipeline_tree,
     pipelines,
 )
+from fakeservice.ci.runner.assignment import picked, runner_for, timeout_of
 from fakeservice.ci.runner.outcomes import (
     DEFAULT_FAILURE_REASON,
     Outcome,
@@ -44,9 +45,7 @@ from fakeservice.ci.runner.outcomes import (
 from fakeservice.ci.runner.timing import next_due
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
-from fakeservice.projects.models import projects
 
-RUNNER_ID = 1
 RUNNER_VERSION = "17.0.0"
 FINISH_STATUSES: tuple[str, ...] = ("success", "failed", "canceled", "skipped")
 TIMEOUT_REASON = "stuck_or_timeout_failure"
@@ -71,7 +70,7 @@ class RunnerError(ApiError):
 def _header(job: Job) -> list[str]:
     lines = [
         f"Running with fakeservice-runner {RUNNER_VERSION}",
-        f"  on fakeservice-runner #{RUNNER_ID}",
+        f"  on fakeservice-runner #{job.runner_id}",
         'Preparing the "shell" executor',
         "Getting source from Git repository",
         f"Checking out {job.sha[:8]} as detached HEAD (ref is {job.ref})...",
@@ -82,17 +81,28 @@ def _header(job: Job) -> list[str]:
 
 
 def start(store: Store, job: Job, now: dt.datetime) -> Job:
-    """Pick up a pending (or delayed) build at ``now``."""
+    """Pick up a pending (or delayed) build at ``now`` with the runner that can run it
+    (a job no runner can run stays pending: 409)."""
     if job.is_bridge:
         raise RunnerError(f"job {job.id} is a bridge; bridges are not run by runners")
+    if job.status not in ("scheduled", "pending"):
+        raise RunnerError(f"job {job.id} is {job.status}; only a pending job can start")
+    runner_id = runner_for(store, job)
+    if runner_id is None:
+        raise RunnerError(f"job {job.id} is stuck: no active runner can run it")
     if job.status == "scheduled":
         fire_job(store, job, "enqueue", now)
-    if job.status != "pending":
-        raise RunnerError(f"job {job.id} is {job.status}; only a pending job can start")
-    job.runner_id = RUNNER_ID
+    jobs(store).update(job, runner_id=runner_id)
     job.trace = _header(job)
     fire_job(store, job, "run", now)
+    picked(store, job, runner_id, now)
     return job
+
+
+def startable(store: Store, job: Job) -> bool:
+    """Whether the runner may act on ``job`` now: a waiting build needs a runner that can
+    run it (a running one always can finish)."""
+    return job.status not in ("pending", "scheduled") or runner_for(store, job) is not None
 
 
 def _coverage(job: Job, lines: Sequence[str]) -> float | None:
@@ -175,13 +185,6 @@ def finish(
     return job
 
 
-def timeout_of(store: Store, job: Job) -> int:
-    """The job's ``timeout:``, else its project's job timeout (seconds)."""
-    if job.timeout:
-        return job.timeout
-    return projects(store).rows[job.project_id].build_timeout
-
-
 def go_duration(seconds: float) -> str:
     """A duration the way the runner prints it: ``1h0m0s``, ``1m30s``, ``45s``."""
     whole = int(seconds)
@@ -214,7 +217,10 @@ def advance(store: Store, until: dt.datetime) -> int:
         if job.status == "scheduled":
             fire_job(store, job, "enqueue", when)
         elif job.status == "pending":
-            start(store, job, when)
+            if runner_for(store, job) is None:  # stuck until a runner can take it
+                jobs(store).update(job, due_at=None)
+            else:
+                start(store, job, when)
         elif job.status == "running":
             finish(store, job, when)
         elif job.status == "canceling":  # the runner acknowledges the cancel
@@ -230,7 +236,7 @@ def _drain(store: Store, now: dt.datetime, wanted: Callable[[Job], bool]) -> Non
             job
             for status in ("pending", "scheduled", "running")
             for job in active_builds(store, status)
-            if wanted(job)
+            if wanted(job) and startable(store, job)
         ]
         if not waiting:
             return

@@ -3,8 +3,8 @@
 A pending job is picked up ``pickup_seconds`` after it was queued, a running job finishes
 ``duration`` seconds (from its outcome, at most its timeout) after it started, and a
 delayed (``scheduled``) job is queued ``start_in`` seconds after it was scheduled. Jobs in
-other states, bridges, external commit statuses, and jobs of projects in another mode
-have no due time. Due times are kept in the ``runner_due`` index so the next event is
+other states, bridges, external commit statuses, jobs of projects in another mode and
+pending jobs no runner can run (stuck) have no due time. Due times are kept in the ``runner_due`` index so the next event is
 found in O(log n).
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 import datetime as dt
 
 from fakeservice.ci.models import Job, jobs
+from fakeservice.ci.runner.assignment import can_start, timeout_of
 from fakeservice.ci.runner.outcomes import mode_of, outcome_for
 from fakeservice.core.store import Store
-from fakeservice.projects.models import projects
 
 
 def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
@@ -26,9 +26,11 @@ def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
     if mode != "timed":
         return None
     if job.status == "pending":
+        if not can_start(store, job):
+            return None  # stuck: no runner can run it (see Runner.runners_changed)
         base = (job.queued_at or now) + dt.timedelta(seconds=pickup)
     elif job.status == "running":
-        duration = min(outcome_for(store, job).duration, _timeout(store, job))
+        duration = min(outcome_for(store, job).duration, timeout_of(store, job))
         base = (job.started_at or now) + dt.timedelta(seconds=duration)
     elif job.status == "scheduled":
         base = now + dt.timedelta(seconds=job.start_in or 0)
@@ -37,10 +39,6 @@ def due_time(store: Store, job: Job, now: dt.datetime) -> dt.datetime | None:
     else:
         return None
     return max(base, now)
-
-
-def _timeout(store: Store, job: Job) -> float:
-    return job.timeout or projects(store).rows[job.project_id].build_timeout
 
 
 def schedule(store: Store, job: Job, now: dt.datetime) -> None:
