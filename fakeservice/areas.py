@@ -93,6 +93,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.deploy.area",
     "fakeservice.keys.area",
     "fakeservice.avatars.area",
+    "fakeservice.hooks.area",
 )
 
 
