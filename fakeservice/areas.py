@@ -99,6 +99,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.features.area",
     "fakeservice.broadcasts.area",
     "fakeservice.file_templates.area",
+    "fakeservice.hooks.area",
 )
 
 

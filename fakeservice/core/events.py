@@ -47,3 +47,18 @@ def bind(store: Store, events: Events) -> None:
 def listeners(store: Store, name: str) -> tuple[Listener, ...]:
     """The listeners of ``name`` registered for the service that owns ``store``."""
     return _bound.get(store, _NONE).of(name)
+
+
+# ``listener(store, kind, record, action, user_id, now)``: a record of ``kind`` ("Issue",
+# "Note", "Release") was created or changed state (``action``: open, close, reopen,
+# create, update); the hooks area turns them into webhook deliveries.
+RECORD_EVENT = "record.event"
+
+
+def announce(
+    store: Store, kind: str, record: Any, action: str, user_id: int | None, now: Any
+) -> Any:
+    """Tell the :data:`RECORD_EVENT` listeners about ``record``; returns it."""
+    for listener in listeners(store, RECORD_EVENT):
+        listener(store, kind, record, action, user_id, now)
+    return record

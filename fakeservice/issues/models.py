@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.events import announce
 from fakeservice.core.machine import Machine
 from fakeservice.core.store import Store, Table
 from fakeservice.issues import listing
@@ -119,7 +120,7 @@ def create(
         description=fields.pop("description", None),
         **fields,
     )
-    return issues(store).insert(record)
+    return announce(store, "Issue", issues(store).insert(record), "open", author_id, now)
 
 
 def change(store: Store, record: Issue, now: dt.datetime, **changes: Any) -> Issue:
@@ -132,7 +133,7 @@ def transition(store: Store, record: Issue, event: str, now: dt.datetime, by: in
     if not MACHINE.can(record, event):
         return False
     MACHINE.fire(record, event, now=now, by=by)
-    issues(store).update(record, updated_at=now)
+    announce(store, "Issue", issues(store).update(record, updated_at=now), event, by, now)
     return True
 
 

@@ -14,6 +14,7 @@ import re
 import attrs
 
 from fakeservice.core.errors import BadRequest
+from fakeservice.core.events import announce
 from fakeservice.core.store import Selection, Store, Table
 
 BODY_MAX = 1_000_000
@@ -110,4 +111,4 @@ def create(
         system=system,
         confidential=confidential,
     )
-    return notes(store).insert(note)
+    return announce(store, "Note", notes(store).insert(note), "create", author_id, now)

@@ -20,6 +20,7 @@ from fakeservice.core.errors import (
     ParamError,
     Unprocessable,
 )
+from fakeservice.core.events import announce
 from fakeservice.members.models import DEVELOPER
 from fakeservice.projects.lookup import project_with_role
 from fakeservice.projects.models import Project
@@ -173,6 +174,7 @@ def create_release(ctx: Context) -> Any:
         released_at=p.get("released_at"),
         link_fields=fields,
     )
+    announce(ctx.store, "Release", release, "create", ctx.user.id, ctx.now)
     return _render(ctx, project, repo)(release)
 
 
@@ -198,6 +200,7 @@ def update_release(ctx: Context) -> Any:
         if ctx.params.get(key) is not None
     }
     models.releases(ctx.store).update(release, **changes)
+    announce(ctx.store, "Release", release, "update", ctx.user.id, ctx.now)
     return _render(ctx, project, read_repository(ctx.store, project))(release)
 
 
@@ -207,6 +210,7 @@ def delete_release(ctx: Context) -> Any:
     project = project_with_role(ctx, DEVELOPER)
     release = _release_or_404(ctx, project)
     body = _render(ctx, project, read_repository(ctx.store, project))(release)
+    announce(ctx.store, "Release", release, "delete", ctx.user.id, ctx.now)
     models.delete_release(ctx.store, release)
     return body
 

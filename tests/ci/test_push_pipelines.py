@@ -5,15 +5,14 @@ action; raw HTTP, python-gitlab and the git CLI over a live server."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import gitlab
 import pytest
+from support.gitcli import git as _git
 
 from fakeservice import FakeService
 from fakeservice.repository.git import ZERO_SHA
@@ -327,29 +326,6 @@ def test_python_gitlab_file_create_then_pipelines() -> None:
 
 
 # -- git push over HTTP ------------------------------------------------------------------------
-
-
-def _git(home: Path, *args: str, cwd: Path | None = None) -> str:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env.update(
-        HOME=str(home),
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_TERMINAL_PROMPT="0",
-        GIT_AUTHOR_NAME="Alice",
-        GIT_AUTHOR_EMAIL="alice@example.com",
-        GIT_COMMITTER_NAME="Alice",
-        GIT_COMMITTER_EMAIL="alice@example.com",
-    )
-    done = subprocess.run(
-        ["git", "-c", "credential.helper=", *args],
-        cwd=cwd or home,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs the git CLI")

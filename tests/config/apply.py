@@ -108,6 +108,72 @@ def ensure_boards(project: Any, wanted: Mapping[str, list[str]]) -> None:
                 item.save()
 
 
+HOOK_SECRETS = ("token",)  # write-only: sent on create, never read back
+
+
+def ensure_hooks(manager: Any, wanted: list[Mapping[str, Any]]) -> None:
+    """Project or group hooks by URL: create, or update the readable settings that differ."""
+    present = {hook.url: hook for hook in manager.list(get_all=True)}
+    for hook in wanted:
+        found = present.get(hook["url"])
+        if found is None:
+            manager.create(dict(hook))
+        else:
+            _update(found, {k: v for k, v in hook.items() if k not in HOOK_SECRETS})
+
+
+def _hook_problems(where: str, manager: Any, wanted: list[Mapping[str, Any]]) -> list[str]:
+    present = {hook.url: hook for hook in manager.list(get_all=True)}
+    return [
+        f"{where} hook {hook['url']}"
+        for hook in wanted
+        if hook["url"] not in present
+        or _differs(present[hook["url"]], {k: v for k, v in hook.items() if k not in HOOK_SECRETS})
+    ]
+
+
+def _schedule_variables(project: Any, schedule_id: int) -> dict[str, dict[str, Any]]:
+    full = project.pipelineschedules.get(schedule_id)
+    return {v["key"]: v for v in full.attributes["variables"]}
+
+
+def ensure_schedules(project: Any, wanted: Mapping[str, Mapping[str, Any]]) -> None:
+    """Pipeline schedules by description, with their variables (create or update each)."""
+    present = {s.description: s for s in project.pipelineschedules.list(get_all=True)}
+    for description, spec in wanted.items():
+        fields = {k: v for k, v in spec.items() if k != "variables"}
+        schedule = present.get(description)
+        if schedule is None:
+            schedule = project.pipelineschedules.create({"description": description, **fields})
+        else:
+            _update(schedule, fields)
+        have = _schedule_variables(project, schedule.id)
+        for key, variable in spec.get("variables", {}).items():
+            current = have.get(key)
+            if current is None:
+                schedule.variables.create({"key": key, **variable})
+            elif any(current.get(k) != v for k, v in variable.items()):
+                schedule.variables.update(key, dict(variable))
+
+
+def _schedule_problems(where: str, project: Any, wanted: Mapping[str, Any]) -> list[str]:
+    present = {s.description: s for s in project.pipelineschedules.list(get_all=True)}
+    problems = []
+    for description, spec in wanted.items():
+        found = present.get(description)
+        fields = {k: v for k, v in spec.items() if k != "variables"}
+        if found is None or _differs(found, fields):
+            problems.append(f"{where} schedule {description}")
+            continue
+        have = _schedule_variables(project, found.id)
+        problems += [
+            f"{where} schedule {description} variable {key}"
+            for key, variable in spec.get("variables", {}).items()
+            if key not in have or any(have[key].get(k) != v for k, v in variable.items())
+        ]
+    return problems
+
+
 def _get_or_create(manager: Any, path: str, payload: Callable[[str, str], dict[str, Any]]) -> Any:
     """The object at ``path``, created from ``payload(parent_path, short_path)`` if missing."""
     try:
@@ -129,6 +195,7 @@ def ensure_group(gl: gitlab.Gitlab, spec: Config) -> Any:
     ensure_members(gl, group, spec.get("members", {}))
     ensure_badges(group, spec.get("badges", []), "group")
     ensure_named(group.variables, "key", spec.get("variables", {}))
+    ensure_hooks(group.hooks, spec.get("hooks", []))
     return group
 
 
@@ -152,6 +219,8 @@ def ensure_project(gl: gitlab.Gitlab, spec: Config) -> Any:
     ensure_named(project.labels, "name", spec.get("labels", {}))
     ensure_named(project.milestones, "title", spec.get("milestones", {}))
     ensure_boards(project, spec.get("boards", {}))
+    ensure_hooks(project.hooks, spec.get("hooks", []))
+    ensure_schedules(project, spec.get("schedules", {}))
     return project
 
 
@@ -181,6 +250,7 @@ def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
         problems += _named_problems(
             spec["path"], "variables", group.variables, "key", spec.get("variables", {})
         )
+        problems += _hook_problems(spec["path"], group.hooks, spec.get("hooks", []))
     for spec in config["projects"]:
         project = gl.projects.get(spec["path"])
         problems += [f"{spec['path']}.{k}" for k in _differs(project, spec["settings"])]
@@ -211,6 +281,8 @@ def read_back(gl: gitlab.Gitlab, config: Config) -> list[str]:
             for name, lists in spec.get("boards", {}).items()
             if boards.get(name) != lists
         ]
+        problems += _hook_problems(spec["path"], project.hooks, spec.get("hooks", []))
+        problems += _schedule_problems(spec["path"], project, spec.get("schedules", {}))
     return problems
 
 

@@ -5,7 +5,8 @@ update, read back). The instance then equals the description, and applying it ag
 nothing: the request journal shows no POST, PUT, PATCH or DELETE in the second pass.
 
 Labels, milestones, issue boards (with their label lists), project and group CI/CD
-variables and protected tags are part of it; hooks and schedules join when they land."""
+variables, protected tags, project and group hooks and pipeline schedules (with their
+variables) are part of it."""
 
 from __future__ import annotations
 
@@ -47,6 +48,17 @@ CONFIG: dict[str, Any] = {
                     "name": "chat",
                     "link_url": "https://chat.example.com/platform",
                     "image_url": "https://img.example.com/chat.svg",
+                }
+            ],
+            "hooks": [
+                {
+                    "url": "http://hooks.example/platform",
+                    "token": "group-secret",
+                    "push_events": False,
+                    "issues_events": True,
+                    "subgroup_events": True,
+                    "member_events": True,
+                    "enable_ssl_verification": False,
                 }
             ],
             "variables": {
@@ -135,6 +147,39 @@ CONFIG: dict[str, Any] = {
                     "environment_scope": "staging/*",
                 },
             },
+            "hooks": [
+                {
+                    "url": "http://hooks.example/deployer",
+                    "name": "deploy bridge",
+                    "description": "tells the bridge about merges",
+                    "token": "project-secret",
+                    "push_events": True,
+                    "push_events_branch_filter": "release/*",
+                    "branch_filter_strategy": "wildcard",
+                    "merge_requests_events": True,
+                    "tag_push_events": True,
+                    "pipeline_events": True,
+                },
+                {"url": "http://hooks.example/audit", "push_events": False, "note_events": True},
+            ],
+            "schedules": {
+                "nightly": {
+                    "ref": "main",
+                    "cron": "0 3 * * *",
+                    "cron_timezone": "Europe/Berlin",
+                    "active": True,
+                    "variables": {
+                        "MODE": {"value": "full", "variable_type": "env_var"},
+                        "SETTINGS": {"value": "a=1\n", "variable_type": "file"},
+                    },
+                },
+                "weekly cleanup": {
+                    "ref": "main",
+                    "cron": "30 6 * * 1",
+                    "cron_timezone": "UTC",
+                    "active": False,
+                },
+            },
             "badges": [
                 {
                     "name": "pipeline",
@@ -173,7 +218,9 @@ def test_apply_twice_writes_once(svc: FakeService) -> None:
     assert "POST /api/v4/groups" in first and "POST /api/v4/projects" in first
     assert sum(w.endswith("/lists") for w in first) == 2  # the board's two label lists
     assert sum(w.endswith("/protected_tags") for w in first) == 2
-    assert sum(w.endswith("/variables") for w in first) == 4  # two per group and project
+    assert sum(w.endswith("/variables") for w in first) == 6  # two per group, project, schedule
+    assert sum(w.endswith("/hooks") for w in first) == 3
+    assert sum(w.endswith("/pipeline_schedules") for w in first) == 2
     assert read_back(gl, CONFIG) == []
     mark = svc.journal.last().seq
     apply(gl, CONFIG)
@@ -203,4 +250,24 @@ def test_a_drifted_variable_is_the_only_write(svc: FakeService) -> None:
     mark = svc.journal.last().seq
     apply(gl, CONFIG)
     assert writes(svc, mark) == [f"PUT /api/v4/projects/{project.id}/variables/KUBECONFIG"]
+    assert read_back(gl, CONFIG) == []
+
+
+def test_a_drifted_hook_and_schedule_are_the_only_writes(svc: FakeService) -> None:
+    gl = client(svc)
+    apply(gl, CONFIG)
+    project = gl.projects.get("platform/tools/deployer")
+    hook = next(h for h in project.hooks.list(get_all=True) if h.url.endswith("/deployer"))
+    gl.http_put(f"/projects/{project.id}/hooks/{hook.id}", post_data={"tag_push_events": False})
+    schedule = next(s for s in project.pipelineschedules.list(get_all=True) if not s.active)
+    gl.http_put(
+        f"/projects/{project.id}/pipeline_schedules/{schedule.id}", post_data={"cron": "1 1 * * *"}
+    )
+    assert len(read_back(gl, CONFIG)) == 2
+    mark = svc.journal.last().seq
+    apply(gl, CONFIG)
+    assert writes(svc, mark) == [
+        f"PUT /api/v4/projects/{project.id}/hooks/{hook.id}",
+        f"PUT /api/v4/projects/{project.id}/pipeline_schedules/{schedule.id}",
+    ]
     assert read_back(gl, CONFIG) == []
