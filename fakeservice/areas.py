@@ -95,6 +95,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.avatars.area",
     "fakeservice.forks.area",
     "fakeservice.sharing.area",
+    "fakeservice.relocation.area",
 )
 
 
