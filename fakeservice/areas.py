@@ -96,6 +96,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.forks.area",
     "fakeservice.sharing.area",
     "fakeservice.relocation.area",
+    "fakeservice.housekeeping.area",
 )
 
 
