@@ -97,6 +97,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.sharing.area",
     "fakeservice.relocation.area",
     "fakeservice.housekeeping.area",
+    "fakeservice.push_rules.area",
 )
 
 
