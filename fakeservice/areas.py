@@ -100,6 +100,9 @@ AREAS: tuple[str, ...] = (
     "fakeservice.broadcasts.area",
     "fakeservice.file_templates.area",
     "fakeservice.hooks.area",
+    "fakeservice.relocation.area",
+    "fakeservice.housekeeping.area",
+    "fakeservice.push_rules.area",
 )
 
 

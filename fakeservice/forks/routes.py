@@ -22,15 +22,15 @@ from fakeservice.groups.models import (
     namespaces,
     self_and_ancestor_ids,
 )
-from fakeservice.members.access import can_read_group, can_read_project, group_access
+from fakeservice.members.access import can_read_group, can_read_project
 from fakeservice.members.models import MAINTAINER, OWNER
 from fakeservice.projects.lookup import access_level, find_project_or_404, require_access
 from fakeservice.projects.models import ORDERS, Project, find_project, projects
 from fakeservice.projects.routes import (
-    CREATION_ROLES,
     LIST_PARAMS,
     filter_projects,
     grant_creator,
+    may_create_in,
     namespace_by_key,
     project_detail,
     project_renderer,
@@ -89,12 +89,7 @@ def _valid_target(ctx: Context, source: Project, ns: Namespace) -> bool:
             not ns.is_group or root_id not in self_and_ancestor_ids(ctx.store, ns)
         ):
             return False
-    if ctx.is_admin:
-        return True
-    if ns.kind == "user":
-        return ns.owner_id == ctx.user.id
-    needed = CREATION_ROLES.get(ns.project_creation_level)
-    return needed is not None and group_access(ctx.store, ctx.user, ns, ctx.now) >= needed
+    return may_create_in(ctx, ns)
 
 
 @api.post(

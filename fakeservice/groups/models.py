@@ -280,12 +280,13 @@ def update_group(store: Store, group: Namespace, now: dt.datetime, **fields: Any
     )
     namespaces(store).update(group, updated_at=now, **fields)
     if renamed:
-        _refresh_paths(store, group)
+        refresh_paths(store, group)
     return group
 
 
-def _refresh_paths(store: Store, group: Namespace) -> None:
-    """Recompute full paths and names of a group, its descendants and their projects."""
+def refresh_paths(store: Store, group: Namespace) -> None:
+    """Recompute full paths and names of a group, its descendants and their projects
+    (after a rename or a move; :data:`NAMESPACE_MOVED` for each)."""
     table = namespaces(store)
     for ns in [group, *descendants(store, group)]:
         parent = table.get(ns.parent_id)

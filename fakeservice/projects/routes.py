@@ -388,6 +388,17 @@ def grant_creator(ctx: Context, project: Project, creator: Any, namespace: Names
     )
 
 
+def may_create_in(ctx: Context, ns: Namespace) -> bool:
+    """Whether the caller may create projects in ``ns``: its own namespace, or a group
+    whose ``project_creation_level`` its role reaches (administrators: anywhere)."""
+    if ctx.is_admin:
+        return True
+    if ns.kind == "user":
+        return ns.owner_id == ctx.user.id
+    needed = CREATION_ROLES.get(ns.project_creation_level)
+    return needed is not None and group_access(ctx.store, ctx.user, ns, ctx.now) >= needed
+
+
 def _target_namespace(ctx: Context) -> Namespace:
     key = ctx.params.get("namespace_id", ctx.params.get("namespace"))
     if key is None:
@@ -395,14 +406,7 @@ def _target_namespace(ctx: Context) -> Namespace:
     ns = namespace_by_key(ctx, key)
     if ns is None:
         raise NotFound("Namespace")
-    if ctx.is_admin:
-        return ns
-    if ns.kind == "user":
-        if ns.owner_id != ctx.user.id:
-            raise ValidationFailed({"namespace": ["is not valid"]})
-        return ns
-    needed = CREATION_ROLES.get(ns.project_creation_level)
-    if needed is None or group_access(ctx.store, ctx.user, ns, ctx.now) < needed:
+    if not may_create_in(ctx, ns):
         raise ValidationFailed({"namespace": ["is not valid"]})
     return ns
 

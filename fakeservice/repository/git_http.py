@@ -44,7 +44,7 @@ from fakeservice.repository.access import (
     repository_read_only,
 )
 from fakeservice.repository.git import RefUpdate, Repository
-from fakeservice.repository.models import read_repository, record_change
+from fakeservice.repository.models import push_refusal, read_repository, record_change
 from fakeservice.repository.router import api
 from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
 from fakeservice.tokens.models import find_secret
@@ -203,7 +203,7 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
         on_ref_update=lambda updates: record_change(
             store, project, repo, now, updates=updates, user=user
         ),
-        authorize=_RefRules(ctx, project, repo, level).check,
+        authorize=_RefRules(ctx, project, repo, level, user).check,
     )
     return Response(status, headers, body)
 
@@ -211,7 +211,10 @@ def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
 class _RefRules:
     """The protected branch rules of one push, judged against the repository as it was."""
 
-    def __init__(self, ctx: Context, project: Project, repo: Repository, level: int) -> None:
+    def __init__(
+        self, ctx: Context, project: Project, repo: Repository, level: int, user: Any
+    ) -> None:
+        self.user = user
         self.store = ctx.store
         self.project = project
         self.repo = repo
@@ -219,6 +222,11 @@ class _RefRules:
         self.was_empty = repo.is_empty
 
     def check(self, update: RefUpdate) -> str | None:
+        """The protected branch and tag rules' refusal, else the push rules' (``PUSH_CHECK``)."""
+        found = self._protected(update)
+        return found or push_refusal(self.store, self.project, self.repo, update, self.user)
+
+    def _protected(self, update: RefUpdate) -> str | None:
         branch = update.branch
         if update.tag is not None:
             return protected_tags.push_refusal(

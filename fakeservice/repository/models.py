@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
+from fakeservice.core.errors import BadRequest
 from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
@@ -55,6 +56,25 @@ class RefChange:
     updates: tuple[RefUpdate, ...]
     user: User | None
     now: dt.datetime
+
+
+# Areas that judge pushes listen to this one (the push rules area):
+# ``check(store, project, repo, update, user) -> str | None`` returns why ``update`` is
+# refused; git pushes and API commits (:func:`commit_files`) both ask it, before the ref
+# moves for good (the new objects are already in ``repo``).
+PUSH_CHECK = "refs.push_check"
+PushCheck = Callable[[Store, Project, Repository, RefUpdate, "User | None"], "str | None"]
+
+
+def push_refusal(
+    store: Store, project: Project, repo: Repository, update: RefUpdate, user: User | None
+) -> str | None:
+    """The first :data:`PUSH_CHECK` refusal of ``update``, or None."""
+    for check in listeners(store, PUSH_CHECK):
+        found = check(store, project, repo, update, user)
+        if found:
+            return found
+    return None
 
 
 # Areas that react to pushes listen to this event (``setup.listen(REFS_MOVED, listener)``,
@@ -130,6 +150,14 @@ def commit_files(
     )
     old = previous.commit_id if previous is not None else ZERO_SHA
     update = RefUpdate(HEADS.decode() + branch, old, sha)
+    refused = push_refusal(store, project, repo, update, user)
+    if refused is not None:
+        refs = repo.refs_container()
+        if previous is not None:
+            refs[update.ref.encode()] = old.encode()
+        else:
+            refs.remove_if_equals(update.ref.encode(), None)
+        raise BadRequest(refused, raw=True)
     record_change(store, project, repo, now, updates=(update,), user=user)
     return sha
 

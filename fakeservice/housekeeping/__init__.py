@@ -1,0 +1,1 @@
+"""Repository housekeeping requests."""

@@ -1,0 +1,1 @@
+"""Moving projects and groups to another namespace (transfers)."""
