@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from fakeservice.approvals import settings
+from fakeservice.approvals import reports, settings
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store, Table
 from fakeservice.members.access import project_access
@@ -221,14 +221,17 @@ def rule_states(store: Store, record: MergeRequest) -> tuple[bool, list[RuleStat
     overwritten, found = effective_rules(store, record)
     out: list[RuleState] = []
     for rule in found:
-        if rule.rule_type == "report_approver":
-            continue
+        needed = rule.approvals_required
+        if rule.rule_type == "report_approver" and not reports.required(
+            store, record, rule.report_type
+        ):
+            needed = 0
         if rule.rule_type == "any_approver":
             approved = list(record.approved_by)
         else:
             eligible = set(eligible_ids(store, rule))
             approved = [u for u in record.approved_by if u in eligible]
-        out.append(RuleState(rule, approved, rule.approvals_required))
+        out.append(RuleState(rule, approved, needed))
     return overwritten, out
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from fakeservice.approvals import models, settings
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
-from fakeservice.merge_requests import operations
+from fakeservice.merge_requests import approvers, operations
 from fakeservice.merge_requests.models import MergeRequest, change
 from fakeservice.repository.models import RefChange
 
@@ -28,7 +28,14 @@ def _reset_on_push(
         change(store, record, None, approved_by=[])
 
 
+def _named_approvers(store: Store, record: MergeRequest) -> list[int]:
+    _, found = models.effective_rules(store, record)
+    return [user_id for rule in found for user_id in rule.user_ids]
+
+
 def register(setup: Composition) -> None:
-    """Guard merges and reset approvals on push."""
+    """Guard merges, reset approvals on push and name the rules' approvers to the
+    ``approver_ids`` filter."""
     setup.listen(operations.MERGE_GUARD, _approvals_missing)
+    setup.listen(approvers.MR_APPROVERS, _named_approvers)
     setup.listen(operations.MR_PUSHED, _reset_on_push)

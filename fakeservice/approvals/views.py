@@ -75,6 +75,7 @@ def state_rule_view(store: Store, state: models.RuleState, base_url: str) -> dic
     out = rule_view(store, state.rule, base_url)
     out.update(
         {
+            "approvals_required": state.required,
             "approved_by": _users(store, state.approved_by, base_url),
             "approved": state.approved,
             "overridden": False,

@@ -280,3 +280,13 @@ def find_pipeline(store: Store, project_id: int, pipeline_id: int) -> Pipeline |
     if pipeline is None or pipeline.project_id != project_id:
         return None
     return pipeline
+
+
+def coverage_of(store: Store, pipeline_id: int) -> float | None:
+    """A pipeline's coverage: the mean of its latest jobs' (bridges aside), None without."""
+    values = [
+        job.coverage
+        for job in latest_jobs(store, pipeline_id)
+        if not job.is_bridge and job.coverage is not None
+    ]
+    return sum(values) / len(values) if values else None

@@ -14,7 +14,7 @@ from typing import Any
 from fakeservice.ci.artifacts import job_artifacts as artifacts
 from fakeservice.ci.detailed_status import job_status, pipeline_status
 from fakeservice.ci.machines import job_duration, job_queued_duration
-from fakeservice.ci.models import Job, Pipeline, latest_jobs, pipelines
+from fakeservice.ci.models import Job, Pipeline, coverage_of, latest_jobs, pipelines
 from fakeservice.ci.runner.assignment import runner_view
 from fakeservice.core.clock import iso
 from fakeservice.core.store import Store
@@ -204,14 +204,8 @@ class Renderer:
         )
 
     def coverage(self, pipeline: Pipeline) -> str | None:
-        values = [
-            job.coverage
-            for job in latest_jobs(self.store, pipeline.id)
-            if not job.is_bridge and job.coverage is not None
-        ]
-        if not values:
-            return None
-        return f"{sum(values) / len(values):.2f}"
+        value = coverage_of(self.store, pipeline.id)
+        return None if value is None else f"{value:.2f}"
 
     # -- job token views -------------------------------------------------------------------
     def allowed_agents(self, job: Job) -> dict[str, Any]:

@@ -83,10 +83,9 @@ def state_note(store: Store, epic: models.Epic, user_id: int, now: dt.datetime) 
 
 def forget(store: Store, epic: models.Epic) -> None:
     """Drop the notes of a deleted epic."""
-    table = notes.notes(store)
     for note in list(notes.of_noteable(store, KIND, epic.id, "created_at", False)):
         awards.forget(store, "Note", note.id)
-        table.delete(note)
+        notes.delete(store, note)
     awards.forget(store, KIND, epic.id)
 
 

@@ -16,7 +16,14 @@ from fakeservice.issues import events, filters, listing, writes
 from fakeservice.labels import models as labels
 from fakeservice.labels.views import register_counter
 from fakeservice.members.models import DEVELOPER, OWNER
-from fakeservice.merge_requests import access, fork_target, models, operations
+from fakeservice.merge_requests import (
+    access,
+    approvers,
+    deployed,
+    fork_target,
+    models,
+    operations,
+)
 from fakeservice.merge_requests.machines import STATE
 from fakeservice.merge_requests.pipelines import head_pipeline
 from fakeservice.merge_requests.router import api
@@ -63,6 +70,7 @@ LIST_PARAMS = (
     Param("reviewer_username", STR),
     Param("approver_ids", Array(STR, scalar=True)),
     Param("approved_by_ids", Array(STR, scalar=True), check=_id_list),
+    Param("approved_by_usernames", Array(STR, scalar=True), check=_id_list),
     Param("source_branch", STR),
     Param("target_branch", STR),
     Param("wip", STR, values=("yes", "no")),
@@ -71,7 +79,11 @@ LIST_PARAMS = (
     Param("deployed_after", DATETIME),
     *filters.COMMON,
 )
-LIST_CONSTRAINTS = (*filters.EXCLUSIVE, MutuallyExclusive(("reviewer_id", "reviewer_username")))
+LIST_CONSTRAINTS = (
+    *filters.EXCLUSIVE,
+    MutuallyExclusive(("reviewer_id", "reviewer_username")),
+    MutuallyExclusive(("approved_by_ids", "approved_by_usernames")),
+)
 WRITE_PARAMS = (
     Param("description", STR),
     *writes.LABEL_PARAMS,
@@ -132,9 +144,21 @@ def _extra_predicates(ctx: Context, default_scope: str, state_served: bool = Fal
         iids = set(p["iids"])
         found.append(lambda r: r.iid in iids)
     if p.get("approved_by_ids"):
-        found.append(_approved_by(p["approved_by_ids"]))
+        found.append(
+            approvers.approved_by_predicate(ctx.store, p["approved_by_ids"], usernames=False)
+        )
+    if p.get("approved_by_usernames"):
+        found.append(
+            approvers.approved_by_predicate(ctx.store, p["approved_by_usernames"], usernames=True)
+        )
+    if p.get("approver_ids"):
+        found.append(approvers.approver_predicate(ctx.store, p["approver_ids"]))
     if p.get("environment") or p.get("deployed_before") or p.get("deployed_after"):
-        found.append(lambda r: False)  # nothing is ever deployed from a merge request here
+        found.append(
+            deployed.predicate(
+                ctx.store, p.get("environment"), p.get("deployed_before"), p.get("deployed_after")
+            )
+        )
     scope = (p.get("scope") or default_scope).replace("-", "_")
     user = ctx.user
     if scope == "created_by_me":
@@ -142,16 +166,6 @@ def _extra_predicates(ctx: Context, default_scope: str, state_served: bool = Fal
     elif scope == "assigned_to_me":
         found.append(lambda r: user.id in r.assignee_ids)
     return found
-
-
-def _approved_by(values: list[str]) -> Any:
-    lowered = [v.strip().lower() for v in values]
-    if lowered == ["none"]:
-        return lambda r: not r.approved_by
-    if lowered == ["any"]:
-        return lambda r: bool(r.approved_by)
-    ids = {int(v) for v in lowered if v.isdigit()}
-    return lambda r: ids <= set(r.approved_by)
 
 
 def _list(

@@ -14,6 +14,7 @@ from fakeservice.issues import shared_views as common
 from fakeservice.merge_requests import gitops, operations
 from fakeservice.merge_requests.models import MergeRequest
 from fakeservice.notes import awards
+from fakeservice.notes.models import unresolved_count
 from fakeservice.projects.models import projects
 from fakeservice.repository.views import commit_view, diff_view
 from fakeservice.users.models import users
@@ -72,7 +73,7 @@ def item_view(
         "milestone": common.milestone_field(store, record.milestone_id, base_url, now),
         "merge_when_pipeline_succeeds": record.merge_when_pipeline_succeeds,
         "merge_status": record.merge_status,
-        "detailed_merge_status": _detailed(record),
+        "detailed_merge_status": _detailed(record, discussions_resolved(store, project, record)),
         "sha": record.sha,
         "merge_commit_sha": record.merge_commit_sha,
         "squash_commit_sha": record.squash_commit_sha,
@@ -89,12 +90,19 @@ def item_view(
         "squash_on_merge": record.squash,
         "task_completion_status": common.task_completion(record.description),
         "has_conflicts": record.has_conflicts,
-        "blocking_discussions_resolved": True,
+        "blocking_discussions_resolved": discussions_resolved(store, project, record),
         "approvals_before_merge": record.approvals_before_merge,
     }
 
 
-def _detailed(record: MergeRequest) -> str:
+def discussions_resolved(store: Store, project: Any, record: MergeRequest) -> bool:
+    """False while the project wants every thread resolved and one is not."""
+    if not project.only_allow_merge_if_all_discussions_are_resolved:
+        return True
+    return unresolved_count(store, "MergeRequest", record.id) == 0
+
+
+def _detailed(record: MergeRequest, resolved: bool) -> str:
     if record.state != "opened":
         return "not_open"
     if record.draft:
@@ -105,6 +113,8 @@ def _detailed(record: MergeRequest) -> str:
         )
     if record.has_conflicts:
         return "conflict"
+    if not resolved:
+        return "discussions_not_resolved"
     return "mergeable"
 
 

@@ -24,8 +24,9 @@ import attrs
 
 from fakeservice.core.errors import NotFound, Unauthorized
 from fakeservice.notes import awards
+from fakeservice.notes.access import find_note
 from fakeservice.notes.registry import Target
-from fakeservice.notes.routes import api, find_note
+from fakeservice.notes.router import api
 from fakeservice.notes.views import award_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import INT, STR, Param

@@ -29,7 +29,7 @@ def _drop_notes(store: Store, kind: str, records: list[Any]) -> None:
         found = list(notes.of_noteable(store, kind, record.id, "created_at", False))
         for note in found:
             awards.forget(store, "Note", note.id)
-        _drop(notes.notes(store), found)
+            notes.delete(store, note)
         awards.forget(store, kind, record.id)
 
 
@@ -42,6 +42,8 @@ def forget_collaboration(store: Store, project: Project) -> None:
     _drop_notes(store, "Issue", found_issues)
     _drop_notes(store, "MergeRequest", found_mrs)
     _drop_notes(store, "Snippet", found_snippets)
+    for note in notes.on_commits(store, project.id):
+        notes.delete(store, note)
     _drop(issues.issues(store), found_issues)
     _drop(merge_requests.merge_requests(store), found_mrs)
     for snippet in found_snippets:

@@ -9,7 +9,9 @@ awards the emoji instead of making a note (:mod:`.awards`).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
+from typing import Any
 
 import attrs
 
@@ -34,14 +36,57 @@ class Note:
     updated_at: dt.datetime
     system: bool = False
     confidential: bool = False
+    discussion_id: str = ""  # the 40-hex id of its thread
+    type: str | None = None  # None (an individual note), DiscussionNote, DiffNote
+    position: dict[str, Any] | None = None  # where a DiffNote sits in the diff
+    resolved_by_id: int | None = None
+    resolved_at: dt.datetime | None = None
+    commit_id: str | None = None  # the commit of a note on a commit
+
+
+@attrs.define(slots=True)
+class Discussion:
+    """A thread: ``sha`` is the id clients see (40 hex digits from the ``discussions``
+    sequence); ``individual`` while it is one note made through the notes API."""
+
+    id: int
+    sha: str
+    noteable_type: str
+    noteable_id: int
+    created_at: dt.datetime
+    individual: bool = True
 
 
 def notes(store: Store) -> Table[Note]:
     return store.tables["notes"]
 
 
+def discussions(store: Store) -> Table[Discussion]:
+    return store.tables["discussions"]
+
+
+def resolvable(note: Note) -> bool:
+    """Thread notes on merge requests can be resolved (system and individual notes not)."""
+    return note.noteable_type == "MergeRequest" and note.type is not None and not note.system
+
+
 def install(store: Store) -> None:
+    threads = store.table("discussions")
+    threads.add_unique("sha", lambda r: r.sha)
+    threads.add_sorted(
+        "noteable", lambda r: (r.noteable_type, r.noteable_id), lambda r: (r.created_at,)
+    )
     table = store.table("notes")
+    table.add_sorted("discussion", lambda r: r.discussion_id or None, lambda r: (r.created_at,))
+    table.add_sorted(
+        "commit_notes", lambda r: r.project_id if r.noteable_type == "Commit" else None
+    )
+    table.add_sorted(
+        "unresolved",
+        lambda r: (
+            (r.noteable_type, r.noteable_id) if resolvable(r) and r.resolved_at is None else None
+        ),
+    )
     for order in ("created_at", "updated_at"):
         key = (lambda attr: lambda r: (getattr(r, attr),))(order)
         table.add_sorted(f"noteable_{order}", lambda r: (r.noteable_type, r.noteable_id), key)
@@ -52,6 +97,50 @@ def of_noteable(
     store: Store, kind: str, noteable_id: int, order: str, reverse: bool
 ) -> Selection[Note]:
     return notes(store).select(f"noteable_{order}", [(kind, noteable_id)], reverse=reverse)
+
+
+def of_discussion(store: Store, sha: str) -> Selection[Note]:
+    """A thread's notes, oldest first."""
+    return notes(store).select("discussion", [sha])
+
+
+def discussions_of(store: Store, kind: str, noteable_id: int) -> Selection[Discussion]:
+    """A noteable's threads, oldest first."""
+    return discussions(store).select("noteable", [(kind, noteable_id)])
+
+
+def unresolved_count(store: Store, kind: str, noteable_id: int) -> int:
+    return notes(store).select("unresolved", [(kind, noteable_id)]).count()
+
+
+def open_discussion(
+    store: Store, kind: str, noteable_id: int, now: dt.datetime, *, individual: bool = True
+) -> Discussion:
+    number = store.next_id("discussions")
+    sha = hashlib.sha1(f"discussion:{number}".encode()).hexdigest()
+    return discussions(store).insert(Discussion(number, sha, kind, noteable_id, now, individual))
+
+
+def resolve(store: Store, found: list[Note], user_id: int | None, now: dt.datetime) -> None:
+    """Resolve the notes as ``user_id`` (None: unresolve them)."""
+    for note in found:
+        notes(store).update(
+            note, resolved_by_id=user_id, resolved_at=now if user_id is not None else None
+        )
+
+
+def delete(store: Store, note: Note) -> None:
+    """Delete a note (and its thread with its last note)."""
+    notes(store).delete(note)
+    if note.discussion_id and of_discussion(store, note.discussion_id).count() == 0:
+        thread = discussions(store).by("sha", note.discussion_id)
+        if thread is not None:
+            discussions(store).delete(thread)
+
+
+def on_commits(store: Store, project_id: int) -> list[Note]:
+    """The notes on the project's commits."""
+    return list(notes(store).select("commit_notes", [project_id]))
 
 
 def user_notes_count(store: Store, kind: str, noteable_id: int) -> int:
@@ -97,7 +186,13 @@ def create(
     created_at: dt.datetime | None = None,
     system: bool = False,
     confidential: bool = False,
+    discussion: Discussion | None = None,
+    note_type: str | None = None,
+    position: dict[str, Any] | None = None,
+    commit_id: str | None = None,
 ) -> Note:
+    """A note, in ``discussion`` or in a new individual-note discussion of its own."""
+    thread = discussion or open_discussion(store, kind, noteable_id, created_at or now)
     note = Note(
         id=store.next_id("notes"),
         noteable_type=kind,
@@ -110,5 +205,9 @@ def create(
         updated_at=now,
         system=system,
         confidential=confidential,
+        discussion_id=thread.sha,
+        type=note_type,
+        position=position,
+        commit_id=commit_id,
     )
     return announce(store, "Note", notes(store).insert(note), "create", author_id, now)

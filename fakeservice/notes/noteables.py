@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from fakeservice.core.errors import ApiError
+from fakeservice.core.store import Store
 from fakeservice.issues import models as issues
 from fakeservice.issues.routes import find_issue
 from fakeservice.members.models import OWNER
 from fakeservice.merge_requests import access as mr_access
+from fakeservice.merge_requests import gitops
 from fakeservice.merge_requests import models as merge_requests
+from fakeservice.merge_requests import operations as mr_operations
+from fakeservice.merge_requests.views import diff_refs, discussions_resolved
+from fakeservice.notes import positions
 from fakeservice.notes.award_routes import Awardable, register_awardable
 from fakeservice.notes.registry import Noteable, Target
 from fakeservice.notes.routes import register_noteable
 from fakeservice.projects.lookup import access_level, find_project_or_404
+from fakeservice.projects.models import Project
 from fakeservice.web.context import Context
 from fakeservice.web.params import INT, STR, Param
 from fakeservice.web.routing import REQUIRED
@@ -32,6 +41,19 @@ def _merge_request(ctx: Context) -> Target:
     project, record = mr_access.merge_request(ctx)
     role = access_level(ctx, project)
     return Target(record, project.id, role >= OWNER, role, merge_requests.merge_requests)
+
+
+def _position(ctx: Context, target: Target, raw: Any) -> dict[str, Any]:
+    record = target.record
+    repo = mr_operations.repo_of(ctx.store, record)
+    changed = gitops.changes(repo, record.base_sha, record.sha)
+    return positions.check(raw, repo, diff_refs(record), changed)
+
+
+def unresolved_guard(store: Store, project: Project, record: Any, user: Any) -> None:
+    """Refuse a merge (405) while the project wants every thread resolved and one is not."""
+    if not discussions_resolved(store, project, record):
+        raise ApiError({"message": "405 Method Not Allowed"}, status=405)
 
 
 def register() -> None:
@@ -63,5 +85,7 @@ def register() -> None:
             params=mr_params,
             find=_merge_request,
             auth=REQUIRED,
+            resolvable=True,
+            position=_position,
         )
     )

@@ -6,7 +6,9 @@ a :class:`Target`, raising the noteable's own 404/403) and what its notes allow:
 ``confidential`` notes (issues only), ``backdate`` (``created_at`` for administrators and
 owners; not for epics), and an optional ``single`` shape for ``GET <base>/:note_id``
 (snippets and epics answer ``{id, title, file_name, author, expires_at, updated_at,
-created_at}``, seed 001 §2.4). The epics area registers with one call::
+created_at}``, seed 001 §2.4). Merge requests add ``resolvable`` threads and a
+``position`` check for diff notes. The same registration declares the noteable's
+discussions (:mod:`.discussion_routes`). The epics area registers with one call::
 
     register_noteable(Noteable(
         type="Epic",
@@ -40,7 +42,7 @@ class Target:
     project_id: int | None
     can_backdate: bool
     role: int
-    table: Callable[[Store], Table[Any]]
+    table: Callable[[Store], Table[Any]] | None  # None: no ``user_notes_count`` to keep
     can_write: bool = True
 
 
@@ -54,3 +56,6 @@ class Noteable:
     confidential: bool = False
     backdate: bool = True
     single: Callable[[Context, Target, Any], dict[str, Any]] | None = None
+    resolvable: bool = False
+    position: Callable[[Context, Target, Any], dict[str, Any]] | None = None
+    notes_api: bool = True  # False: discussions only (commits)

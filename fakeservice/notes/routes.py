@@ -17,41 +17,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.core.errors import Forbidden, NotFound
-from fakeservice.members.models import MAINTAINER, REPORTER
+from fakeservice.core.errors import Forbidden
+from fakeservice.members.models import MAINTAINER
 from fakeservice.notes import awards, models
-from fakeservice.notes.registry import Noteable, Target
+from fakeservice.notes.access import add_note, find_note, recount, visible, writable
+from fakeservice.notes.discussion_routes import declare_discussions
+from fakeservice.notes.registry import Noteable
+from fakeservice.notes.router import api
 from fakeservice.notes.views import award_view, note_view
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATETIME, INT, STR, Param
-from fakeservice.web.routing import REQUIRED, AreaRouter
-
-api = AreaRouter("notes")
+from fakeservice.web.routing import REQUIRED
 
 NOTE_ID = Param("note_id", INT, required=True, description="The note's id")
-
-
-def _visible(ctx: Context, target: Target, note: models.Note) -> bool:
-    if not note.confidential:
-        return True
-    return target.role >= REPORTER or (ctx.user is not None and ctx.user.id == note.author_id)
-
-
-def _recount(ctx: Context, noteable: Noteable, target: Target) -> None:
-    count = models.user_notes_count(ctx.store, noteable.type, target.record.id)
-    target.table(ctx.store).update(target.record, user_notes_count=count)
-
-
-def find_note(ctx: Context, kind: str, target: Target) -> models.Note:
-    note = models.notes(ctx.store).get(ctx.params["note_id"])
-    if (
-        note is None
-        or note.noteable_type != kind
-        or note.noteable_id != target.record.id
-        or not _visible(ctx, target, note)
-    ):
-        raise NotFound()
-    return note
 
 
 _noteables: dict[str, Noteable] = {}
@@ -61,7 +39,9 @@ def register_noteable(noteable: Noteable) -> None:
     """Declare the note endpoints of ``noteable`` (once per type)."""
     if noteable.type not in _noteables:
         _noteables[noteable.type] = noteable
-        declare(noteable)
+        if noteable.notes_api:
+            declare(noteable)
+        declare_discussions(noteable)
 
 
 def declare(noteable: Noteable) -> None:
@@ -96,7 +76,7 @@ def declare(noteable: Noteable) -> None:
             selection = selection.filter(lambda n: not n.system)
         elif activity == "only_activity":
             selection = selection.filter(lambda n: n.system)
-        selection = selection.filter(lambda n: _visible(ctx, target, n))
+        selection = selection.filter(lambda n: visible(ctx, target, n))
         return ctx.paginate(selection, render(ctx))
 
     @api.get(base + "/:note_id", params=(*path_params, NOTE_ID), auth=noteable.auth)
@@ -115,11 +95,8 @@ def declare(noteable: Noteable) -> None:
     )
     def create_note(ctx: Context) -> Any:
         """Create a note (201); an award-emoji-only body awards the emoji."""
-        target = noteable.find(ctx)
-        if not target.can_write:
-            raise Forbidden()
+        target, body = writable(ctx, noteable)
         p = ctx.params
-        body = models.check_body(p.get("body"))
         emoji = models.EMOJI_ONLY.match(body)
         name = awards.normalize(emoji.group(1)) if emoji is not None else None
         if name is not None:
@@ -127,19 +104,7 @@ def declare(noteable: Noteable) -> None:
                 ctx.store, noteable.type, target.record.id, ctx.user.id, name, ctx.now
             )
             return award_view(ctx.store, award, ctx.base_url)
-        note = models.create(
-            ctx.store,
-            kind=noteable.type,
-            noteable_id=target.record.id,
-            noteable_iid=getattr(target.record, "iid", None),
-            project_id=target.project_id,
-            author_id=ctx.user.id,
-            body=body,
-            now=ctx.now,
-            created_at=p.get("created_at") if target.can_backdate else None,
-            confidential=bool(p.get("confidential")),
-        )
-        _recount(ctx, noteable, target)
+        note = add_note(ctx, noteable, target, body, confidential=bool(p.get("confidential")))
         return note_view(ctx.store, note, ctx.base_url)
 
     body_param = Param("body", STR, required=not noteable.confidential)
@@ -170,6 +135,6 @@ def declare(noteable: Noteable) -> None:
         note = find_note(ctx, noteable.type, target)
         if note.author_id != ctx.user.id and target.role < MAINTAINER:
             raise Forbidden()
-        models.notes(ctx.store).delete(note)
+        models.delete(ctx.store, note)
         awards.forget(ctx.store, "Note", note.id)
-        _recount(ctx, noteable, target)
+        recount(ctx, noteable, target)

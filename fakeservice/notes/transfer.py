@@ -33,8 +33,18 @@ def _load_notes(store: Store, kind: str, record: Any, items: Any) -> None:
     if not isinstance(items, list):
         raise TypeError("notes must be a list")
     table = notes.notes(store)
+    threads: dict[str, notes.Discussion] = {}
     for item in items:
         fields = decode(notes.Note, item, NOTE_SKIP)
+        old = str(fields.get("discussion_id") or "")
+        when = fields.get("created_at")
+        if not isinstance(when, dt.datetime):
+            raise TypeError("created_at is missing")
+        if old not in threads or not old:
+            threads[old] = notes.open_discussion(
+                store, kind, record.id, when, individual=fields.get("type") is None
+            )
+        fields["discussion_id"] = threads[old].sha
         table.insert(
             notes.Note(
                 id=store.next_id("notes"),
