@@ -4,7 +4,8 @@ commit), kept by an observer of the projects table instead of a scan of every pr
 The observer (:meth:`fakeservice.core.store.Table.observe`) notes each project whose
 ``empty_repo`` is false in ``store.extras["geo_repositories"]`` and drops it when the
 project goes or turns empty again, so the count is the size of that map; snapshots carry
-it and an undo puts it back with the rows.
+it and an undo puts it back with the rows (a state saved before the count was kept gets
+it on its first read).
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ class _Repositories:
         self.store = store
 
     def added(self, project: Any) -> None:
+        noted = _noted(self.store)  # present from the first project on
         if not project.empty_repo:
-            _noted(self.store)[project.id] = True
+            noted[project.id] = True
 
     def changed(self, project: Any) -> None:
         noted = _noted(self.store)
@@ -53,4 +55,15 @@ def install(store: Store) -> None:
 def count(store: Store) -> int:
     """How many projects have a repository with at least one commit."""
     found = store.extras.get(KEY)
+    if found is None and len(store.tables.get("projects") or ()):
+        rebuild(store)  # a state saved before the count was kept
+        found = store.extras.get(KEY)
     return 0 if found is None else len(found)
+
+
+def rebuild(store: Store) -> None:
+    """Note every project with a repository from scratch (for a state that has none)."""
+    store.extras[KEY] = {}
+    observer = _Repositories(store)
+    for project in store.tables["projects"]:
+        observer.added(project)

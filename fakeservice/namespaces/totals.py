@@ -27,8 +27,10 @@ from fakeservice.core.tracking import TrackedMap
 from fakeservice.groups.models import Namespace, descendants, namespaces
 
 TOTALS = "namespace_totals"  # namespace id -> Totals
-SHARES = "namespace_shares"  # (kind, record id) -> what the record adds (see below)
-PROJECT_SHARE, MEMBER_SHARE, PLACE = "project", "member", "namespace"
+# what each record adds, by record id (see the observers below)
+PROJECT_SHARES = "namespace_project_shares"  # project id -> (namespace id, repository size)
+MEMBER_SHARES = "namespace_member_shares"  # member id -> (namespace id, user id, of a group)
+PARENTS = "namespace_parents"  # namespace id -> parent id (only for subgroups)
 MAX_DEPTH = 64  # a guard against a parent loop in a half-restored state
 
 
@@ -86,33 +88,33 @@ def _spread(store: Store, start: int | None, delta: Totals, sign: int) -> None:
         found.add(delta, sign)
 
 
-# A share is a plain tuple: (namespace id it counts in, Totals-like delta parts).
+# A share is a plain tuple whose first item is the namespace it counts in.
 Share = tuple[Any, ...]
 
 
-def _delta(share: Share) -> Totals:
-    _anchor, projects, size, group_user, billable_user = share
-    return Totals(
-        projects=projects,
-        repository_size=size,
-        group_users={group_user: 1} if group_user is not None else {},
-        billable={billable_user: 1} if billable_user is not None else {},
-    )
+def _project_delta(share: Share) -> Totals:
+    return Totals(projects=1, repository_size=share[1])
 
 
-def _put(store: Store, key: tuple[str, int], share: Share | None) -> None:
-    """Replace ``key``'s share (None: remove it), moving the figures accordingly."""
-    shares = _map(store, SHARES)
-    old = shares.pop(key, None)
+def _member_delta(share: Share) -> Totals:
+    _anchor, user_id, of_group = share
+    return Totals(group_users={user_id: 1} if of_group else {}, billable={user_id: 1})
+
+
+def _put(store: Store, kind: str, record_id: int, share: Share | None) -> None:
+    """Replace a record's share (None: remove it), moving the figures accordingly."""
+    shares = _map(store, kind)
+    delta = _project_delta if kind == PROJECT_SHARES else _member_delta
+    old = shares.pop(record_id, None)
     if old is not None:
-        _spread(store, old[0], _delta(old), -1)
+        _spread(store, old[0], delta(old), -1)
     if share is not None:
-        shares[key] = share
-        _spread(store, share[0], _delta(share), 1)
+        shares[record_id] = share
+        _spread(store, share[0], delta(share), 1)
 
 
-def _same(store: Store, key: tuple[str, int], share: Share) -> bool:
-    return _map(store, SHARES).get(key) == share
+def _same(store: Store, kind: str, record_id: int, share: Share | None) -> bool:
+    return _map(store, kind).get(record_id) == share
 
 
 class _Projects:
@@ -123,18 +125,16 @@ class _Projects:
         self.store = store
 
     def share(self, project: Any) -> Share:
-        size = int(project.statistics.get("repository_size", 0))
-        return (project.namespace_id, 1, size, None, None)
+        return (project.namespace_id, int(project.statistics.get("repository_size", 0)))
 
     def added(self, project: Any) -> None:
-        _put(self.store, (PROJECT_SHARE, project.id), self.share(project))
+        _put(self.store, PROJECT_SHARES, project.id, self.share(project))
 
     def changed(self, project: Any) -> None:
         share = self.share(project)
-        key = (PROJECT_SHARE, project.id)
-        if _same(self.store, key, share):
+        if _same(self.store, PROJECT_SHARES, project.id, share):
             return
-        _put(self.store, key, share)
+        _put(self.store, PROJECT_SHARES, project.id, share)
         members = self.store.tables.get("members")
         if members is None:
             return
@@ -142,7 +142,7 @@ class _Projects:
             _Members(self.store).changed(members.rows[entry[-1]])
 
     def removed(self, record_id: int) -> None:
-        _put(self.store, (PROJECT_SHARE, record_id), None)
+        _put(self.store, PROJECT_SHARES, record_id, None)
 
 
 class _Members:
@@ -157,25 +157,27 @@ class _Members:
             project = self.store.tables["projects"].get(member.source_id)
             if project is None:
                 return None
-            return (project.namespace_id, 0, 0, None, member.user_id)
-        return (member.source_id, 0, 0, member.user_id, member.user_id)
+            return (project.namespace_id, member.user_id, False)
+        return (member.source_id, member.user_id, True)
 
     def added(self, member: Any) -> None:
-        _put(self.store, (MEMBER_SHARE, member.id), self.share(member))
+        _put(self.store, MEMBER_SHARES, member.id, self.share(member))
 
     def changed(self, member: Any) -> None:
         share = self.share(member)
-        if share is None or not _same(self.store, (MEMBER_SHARE, member.id), share):
-            _put(self.store, (MEMBER_SHARE, member.id), share)
+        if not _same(self.store, MEMBER_SHARES, member.id, share):
+            _put(self.store, MEMBER_SHARES, member.id, share)
 
     def removed(self, record_id: int) -> None:
-        _put(self.store, (MEMBER_SHARE, record_id), None)
+        _put(self.store, MEMBER_SHARES, record_id, None)
 
 
 class _Places:
     """A namespace's place in the tree: its subtree totals count in its ancestors, and
-    move with it to a new parent. A namespace keeps its own totals when it is unindexed
-    (only its ancestors lose them), so a record replaced in place changes nothing."""
+    move with it to a new parent (the parent is noted for subgroups only: a top-level
+    namespace, every user's among them, costs no entry). A namespace keeps its own
+    totals when it is unindexed (only its ancestors lose them), so a record replaced in
+    place changes nothing."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -185,23 +187,28 @@ class _Places:
         if own is not None and parent is not None:
             _spread(self.store, parent, own, sign)
 
+    def _note(self, ns: Namespace) -> None:
+        parents = _map(self.store, PARENTS)
+        if ns.parent_id is None:
+            parents.pop(ns.id, None)
+        else:
+            parents[ns.id] = ns.parent_id
+
     def added(self, ns: Namespace) -> None:
         _map(self.store, TOTALS)  # present from the first namespace on
-        _map(self.store, SHARES)[(PLACE, ns.id)] = ns.parent_id
+        self._note(ns)
         self._move(ns.id, ns.parent_id, 1)
 
     def changed(self, ns: Namespace) -> None:
-        shares = _map(self.store, SHARES)
-        key = (PLACE, ns.id)
-        old = shares.get(key)
-        if old == ns.parent_id and key in shares:
+        old = _map(self.store, PARENTS).get(ns.id)
+        if old == ns.parent_id:
             return
         self._move(ns.id, old, -1)
-        shares[key] = ns.parent_id
+        self._note(ns)
         self._move(ns.id, ns.parent_id, 1)
 
     def removed(self, record_id: int) -> None:
-        old = _map(self.store, SHARES).pop((PLACE, record_id), None)
+        old = _map(self.store, PARENTS).pop(record_id, None)
         self._move(record_id, old, -1)
 
 
@@ -226,10 +233,10 @@ def stored(store: Store, ns: Namespace) -> Totals:
 
 def rebuild(store: Store) -> None:
     """Compute every share and total from scratch (for a state that has none)."""
-    store.extras[TOTALS] = {}
-    store.extras[SHARES] = {}
+    for key in (TOTALS, PROJECT_SHARES, MEMBER_SHARES, PARENTS):
+        store.extras[key] = {}
     for ns in namespaces(store):
-        _map(store, SHARES)[(PLACE, ns.id)] = ns.parent_id
+        _Places(store)._note(ns)
     for project in store.tables["projects"]:
         _Projects(store).added(project)
     if "members" in store.tables:

@@ -1,6 +1,7 @@
 """The transfer area's registration: project export and import (tables, endpoints, the
 exports dashboard panel, the ``/_fake/exports`` and ``/_fake/imports`` controls), forgetting
-a deleted project's records, the ``exports`` and ``imports`` scenario keys."""
+a deleted project's records, the ``exports`` and ``imports`` scenario keys, pipeline
+schedules as an export relation."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ def register(setup: Composition) -> None:
         panel,
         routes,
         scenario,
+        schedules,
     )
 
     setup.tables(exports.install)
@@ -29,4 +31,5 @@ def register(setup: Composition) -> None:
     setup.listen(PROJECT_DELETED, exports.forget_export)
     setup.listen(PROJECT_DELETED, imports.forget_import)
     scenario.register(setup.sections)
+    schedules.register()
     setup.panel(panel.PANEL)

@@ -185,3 +185,15 @@ def test_totals_follow_an_http_session() -> None:
     assert gone.status == 202, gone.body
     svc.reset()
     assert body(call_as(svc, "GET", "/namespaces/infra", "root")) == before
+
+
+def test_a_state_without_totals_gets_them_on_first_read() -> None:
+    from fakeservice.namespaces.totals import MEMBER_SHARES, PARENTS, PROJECT_SHARES, TOTALS
+
+    svc = FakeService(WORLD)
+    before = body(call_as(svc, "GET", "/namespaces/infra", "root"))
+    for key in (TOTALS, PROJECT_SHARES, MEMBER_SHARES, PARENTS):
+        del svc.store.extras[key]
+    assert body(call_as(svc, "GET", "/namespaces/infra", "root")) == before
+    for ns in namespaces(svc.store):
+        assert stored(svc.store, ns) == recount(svc.store, ns)

@@ -247,3 +247,12 @@ def test_repository_count_is_kept_not_scanned(geo_svc: FakeService) -> None:
     assert shown() == scanned() == before
     geo_svc.reset()
     assert shown() == scanned() == before
+
+
+def test_a_state_without_the_kept_count_gets_it_on_first_read(geo_svc: FakeService) -> None:
+    from fakeservice.geo.repositories import KEY, count
+
+    expected = count(geo_svc.store)
+    del geo_svc.store.extras[KEY]
+    assert count(geo_svc.store) == expected == 2
+    assert KEY in geo_svc.store.extras

@@ -100,6 +100,7 @@ def test_archive_is_a_real_gzip_tar(svc: FakeService, tmp_path: Path) -> None:
         "VERSION",
         "project.bundle",
         "tree/project.json",
+        "tree/project/ci_pipeline_schedules.ndjson",
         "tree/project/issues.ndjson",
         "tree/project/labels.ndjson",
         "tree/project/merge_requests.ndjson",
