@@ -94,6 +94,8 @@ def test_round_trip_gives_back_issues_and_merge_requests(svc: FakeService) -> No
     post("repository/branches", branch="feature", ref="main")
     post("merge_requests", source_branch="feature", target_branch="main", title="Fix", labels="bug")
     post("merge_requests/1/notes", body="LGTM")
+    thread = post("merge_requests/1/discussions", body="Why?")["id"]
+    post(f"merge_requests/1/discussions/{thread}/notes", body="Because")
     answer = import_archive(svc, exported(svc))
     assert (answer.status, body(answer)["failed_relations"]) == (201, [])
 
@@ -105,6 +107,7 @@ def test_round_trip_gives_back_issues_and_merge_requests(svc: FakeService) -> No
     for path in (
         "issues", "issues/1", "issues/2", "issues/1/notes", "issues/2/notes",
         "merge_requests", "merge_requests/1", "merge_requests/1/notes", "labels",
+        "merge_requests/1/discussions", "issues/1/discussions",
         "milestones?state=closed", "milestones?state=active",
     ):  # fmt: skip
         assert read("acme%2Fcopy", path) == read("1", path), path
