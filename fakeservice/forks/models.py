@@ -1,9 +1,9 @@
 """Fork relations and fork creation.
 
 A fork is a project whose ``forked_from_id`` names its upstream; the projects table gets
-one index per list order partitioned by that id (``forks_by_<order>``), so
-``GET /projects/:id/forks`` pages through one project's forks without looking at any
-other project. ``forks_count`` of the upstream counts its linked forks.
+one index per list order partitioned by that id and the fork's visibility
+(``forks_by_<order>``), so ``GET /projects/:id/forks`` pages through the forks a caller
+may see without looking at any other project (or counting through hidden ones). ``forks_count`` of the upstream counts its linked forks.
 
 A fork's repository is a copy of the upstream's: its own ref table (branches and tags,
 or the one branch asked for) over the same immutable git objects.
@@ -16,7 +16,7 @@ from typing import Any
 
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
-from fakeservice.groups.models import VISIBILITY_LEVEL, Namespace
+from fakeservice.groups.models import VISIBILITIES, VISIBILITY_LEVEL, Namespace
 from fakeservice.projects.models import ORDERS, Project, create_project, project_errors, projects
 from fakeservice.repository.git import HEADS, TAGS, Repository
 from fakeservice.repository.models import find_repository, record_change
@@ -39,10 +39,16 @@ MR_DEFAULT_TARGET_SELF = "mr_default_target_self"  # kept in the fork's ``settin
 
 
 def install(store: Store) -> None:
-    """Index the projects table by upstream, once per list order."""
+    """Index the projects table by upstream and visibility, once per list order."""
     table = projects(store)
     for order, key in ORDERS.items():
-        table.add_sorted(f"forks_by_{order}", lambda p: p.forked_from_id, key)
+        table.add_sorted(f"forks_by_{order}", _fork_key, key)
+
+
+def _fork_key(project: Project) -> tuple[int, str] | None:
+    if project.forked_from_id is None:
+        return None
+    return (project.forked_from_id, project.visibility)
 
 
 def upstream_of(store: Store, project: Project) -> Project | None:
@@ -170,5 +176,6 @@ def forget_project(store: Store, project: Project) -> None:
     forks of a deleted upstream lose their relation."""
     unlink(store, project)
     table = projects(store)
-    for entry in list(table.sorted["forks_by_id"].part(project.id)):
-        table.update(table.rows[entry[-1]], forked_from_id=None)
+    for visibility in VISIBILITIES:
+        for entry in list(table.sorted["forks_by_id"].part((project.id, visibility))):
+            table.update(table.rows[entry[-1]], forked_from_id=None)

@@ -22,7 +22,11 @@ from fakeservice.groups.models import (
     namespaces,
     self_and_ancestor_ids,
 )
-from fakeservice.members.access import can_read_group, can_read_project
+from fakeservice.members.access import (
+    can_read_group,
+    can_read_project,
+    visible_by_level,
+)
 from fakeservice.members.models import MAINTAINER, OWNER
 from fakeservice.projects.lookup import access_level, find_project_or_404, require_access
 from fakeservice.projects.models import ORDERS, Project, find_project, projects
@@ -154,12 +158,7 @@ def list_forks(ctx: Context) -> Any:
     source = find_project_or_404(ctx, ctx.params["id"])
     p = ctx.params
     order_by = p["order_by"] if p["order_by"] in ORDERS else "name"
-    table = projects(ctx.store)
-    selection: Selection[Project] = table.select(
-        f"forks_by_{order_by}", [source.id], reverse=p["sort"] == "desc"
-    )
-    store, user, now = ctx.store, ctx.user, ctx.now
-    selection = selection.filter(lambda pr: can_read_project(store, user, pr, now))
+    selection = _visible_forks(ctx, source, order_by, p["sort"] == "desc")
     selection = filter_projects(ctx, selection, order_by=order_by)
     checks = []
     if ctx.user is not None and (p["owned"] or p["membership"] or p.get("min_access_level")):
@@ -174,6 +173,34 @@ def list_forks(ctx: Context) -> Any:
     if checks:
         selection = selection.filter(lambda pr: all(check(pr) for check in checks))
     return ctx.paginate(selection, project_renderer(ctx))
+
+
+def _visible_forks(
+    ctx: Context, source: Project, order_by: str, reverse: bool
+) -> Selection[Project]:
+    """The forks of ``source`` the caller may see, merged from the index's visibility
+    partitions (all of them for administrators; else public, internal when signed in and
+    not external, and those of the other forks the caller may read: the work grows with
+    this project's forks only)."""
+    table = projects(ctx.store)
+    index = table.sorted[f"forks_by_{order_by}"]
+    if ctx.is_admin:
+        levels = list(VISIBILITIES)
+    else:
+        levels = ["public"] + (["internal"] if visible_by_level(ctx.user, "internal") else [])
+    sources = [index.part((source.id, level)) for level in levels]
+    hidden = [level for level in VISIBILITIES if level not in levels]
+    if ctx.user is not None and hidden:
+        store, user, now = ctx.store, ctx.user, ctx.now
+        readable = [
+            table.rows[entry[-1]]
+            for level in hidden
+            for entry in index.part((source.id, level))
+            if can_read_project(store, user, table.rows[entry[-1]], now)
+        ]
+        if readable:
+            sources.append(table.ordered(readable, ORDERS[order_by]).sources[0])
+    return Selection(table, sources, reverse=reverse)
 
 
 @api.post(
