@@ -1,6 +1,6 @@
 """What the hooks area hears from the others, turned into queued deliveries: pushes
-(``REFS_MOVED``), merge request events and changes, issue and note events
-(``RECORD_EVENT``), releases and CI job transitions."""
+(``REFS_MOVED``), merge request events and changes, issue, note, release and wiki page
+events (``RECORD_EVENT``), CI job transitions and the deployments they move."""
 
 from __future__ import annotations
 
@@ -9,20 +9,24 @@ from typing import Any
 
 from fakeservice.ci.models import Job, pipelines
 from fakeservice.core.store import Store
+from fakeservice.environments.deployments import deployments, environments
 from fakeservice.hooks.emit import base_url, emit, wants
 from fakeservice.hooks.payloads.ci import job_payload
 from fakeservice.hooks.payloads.common import project_of, user_of
+from fakeservice.hooks.payloads.deployments import deployment_payload
 from fakeservice.hooks.payloads.issues import changes_payload, issue_payload
 from fakeservice.hooks.payloads.merge_requests import merge_request_payload
 from fakeservice.hooks.payloads.notes import note_payload
 from fakeservice.hooks.payloads.push import push_payload
 from fakeservice.hooks.payloads.releases import release_payload
+from fakeservice.hooks.payloads.wiki import wiki_payload
 from fakeservice.hooks.pipelines import announce_pipeline, touch
 from fakeservice.issues.models import issues
 from fakeservice.merge_requests.models import merge_requests
 from fakeservice.repository import protected
 from fakeservice.repository.models import RefChange
 
+DEPLOYMENT_STATUSES = ("running", "success", "failed", "canceled")
 MR_ACTIONS = {"created": "open", "merged": "merge", "closed": "close", "reopened": "reopen"}
 ISSUE_ACTIONS = {"open": "open", "close": "close", "reopen": "reopen"}
 STATE_IDS = {"close": (1, 2), "reopen": (2, 1)}  # opened 1, closed 2
@@ -124,9 +128,30 @@ def _note(store: Store, project: Any, note: Any, user: Any, now: dt.datetime) ->
     )
 
 
+def _wiki_page(
+    store: Store, wiki: Any, page: Any, action: str, user_id: int | None, now: Any
+) -> None:
+    owner_kind, _, owner_id = wiki.key.partition(":")
+    project = project_of(store, int(owner_id)) if owner_kind == "project" else None
+    if project is None:
+        return
+    user = user_of(store, user_id)
+    emit(
+        store,
+        project,
+        "wiki_page_hooks",
+        lambda url: wiki_payload(store, project, wiki, page, action, user, url),
+        now,
+    )
+
+
 def record_event(
     store: Store, kind: str, record: Any, action: str, user_id: int | None, now: Any
 ) -> None:
+    if kind == "WikiPage":
+        if base_url(store) is not None:
+            _wiki_page(store, record[0], record[1], action, user_id, now)
+        return
     project = project_of(store, getattr(record, "project_id", None))
     if project is None or base_url(store) is None:
         return
@@ -156,6 +181,7 @@ def job_moved(store: Store, job: Job, now: dt.datetime) -> None:
     project = project_of(store, job.project_id)
     if project is None:
         return
+    _deployment(store, project, job, now)
     pipeline = pipelines(store).get(job.pipeline_id)
     if pipeline is not None and wants(store, project, "pipeline_events"):
         # the status the pipeline took after the previous job's move
@@ -166,6 +192,23 @@ def job_moved(store: Store, job: Job, now: dt.datetime) -> None:
         project,
         "job_hooks",
         lambda url: job_payload(store, project, job, pipeline, url, now),
+        now,
+    )
+
+
+def _deployment(store: Store, project: Any, job: Job, now: dt.datetime) -> None:
+    """The job's deployment (made by ``environment:``) took the job's new status."""
+    if job.environment is None or job.status not in DEPLOYMENT_STATUSES:
+        return
+    deployment = deployments(store).by("deployable", job.id)
+    if deployment is None or deployment.status != job.status:
+        return
+    environment = environments(store).get(deployment.environment_id)
+    emit(
+        store,
+        project,
+        "deployment_hooks",
+        lambda url: deployment_payload(store, project, deployment, environment, url, now),
         now,
     )
 

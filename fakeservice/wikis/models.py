@@ -18,6 +18,7 @@ import posixpath
 import attrs
 
 from fakeservice.core.errors import ApiError, ValidationFailed
+from fakeservice.core.events import announce
 from fakeservice.core.store import Store
 from fakeservice.repository.git import Action, Repository
 from fakeservice.repository.models import commit_email
@@ -160,7 +161,8 @@ def create_page(
     data = content.encode()
     message = f"{user.username} created page: {pages.title_of(slug)}"
     _commit(store, wiki, [Action("create", path, data)], user, now, message)
-    return Page(slug, fmt, path, data)
+    page = Page(slug, fmt, path, data)
+    return announce(store, "WikiPage", (wiki, page), "create", user.id, now)[1]
 
 
 def update_page(
@@ -195,7 +197,7 @@ def update_page(
         action = Action("move", path, data, previous_path=page.path)
     message = f"{user.username} updated page: {pages.title_of(slug)}"
     _commit(store, wiki, [action], user, now, message)
-    return updated
+    return announce(store, "WikiPage", (wiki, updated), "update", user.id, now)[1]
 
 
 def _within(current_slug: str, title: str) -> str:
@@ -210,6 +212,7 @@ def _within(current_slug: str, title: str) -> str:
 def delete_page(store: Store, wiki: Wiki, page: Page, user: User, now: dt.datetime) -> None:
     message = f"{user.username} deleted page: {page.title}"
     _commit(store, wiki, [Action("delete", page.path)], user, now, message)
+    announce(store, "WikiPage", (wiki, page), "delete", user.id, now)
 
 
 @attrs.frozen
