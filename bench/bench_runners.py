@@ -1,7 +1,8 @@
 """Benchmark of runners: the runners API and the choice of a build's runner while the
 instance holds 100 vs 10,000 project runners (one per project) and ten jobs run by each.
 
-Run: ``python bench/bench_runners.py [--sizes 100 10000] [--repeat 100]``.
+Run: ``python bench/bench_runners.py [--sizes 100 10000] [--repeat 100]``; ``make bench``
+adds each case's ratio against its 100-runner twin (target 1.5) to its table.
 Prints a table of median and 95th-percentile latencies in milliseconds. Each case reads
 one runner, one project's runners or one runner's jobs, or picks one build's runner, so
 its time should not grow with the other projects' runners and jobs.
@@ -9,7 +10,8 @@ its time should not grow with the other projects' runners and jobs.
 
 from __future__ import annotations
 
-from latency import Case, admin_and_group, get_ok, run_sizes
+from latency import Case, admin_and_group, get_ok, measure, run_sizes
+from table import Row, ratio_row
 
 from fakeservice import FakeService
 from fakeservice.ci.models import Job, jobs
@@ -20,6 +22,8 @@ from fakeservice.runners.models import PROJECT, create_runner, new_token
 
 ADMIN = "root-token"
 JOBS_PER_RUNNER = 10
+SMALL, BIG = 100, 10_000
+REPEAT = 200
 
 
 def build(size: int) -> FakeService:
@@ -70,8 +74,23 @@ def cases(svc: FakeService, size: int) -> dict[str, Case]:
     }
 
 
+def bench_rows() -> list[Row]:
+    """For ``make bench``: each case with 10,000 runners against its 100-runner twin."""
+    small, big = build(SMALL), build(BIG)
+    small_cases, big_cases = cases(small, SMALL), cases(big, BIG)
+    rows = []
+    for name, call in big_cases.items():
+        big_ms = measure(call, REPEAT)[0]
+        small_ms = measure(small_cases[name], REPEAT)[0]
+        rows.append(
+            ratio_row("runners", f"{name}, {BIG:,} runners", big_ms, small_ms, "ms",
+                      f"{SMALL} runners", 1.5)
+        )  # fmt: skip
+    return rows
+
+
 def main() -> None:
-    run_sizes(__doc__, build, cases, sizes=[100, 10_000], unit="runners", width=36)
+    run_sizes(__doc__, build, cases, sizes=[SMALL, BIG], unit="runners", width=36)
 
 
 if __name__ == "__main__":

@@ -121,9 +121,10 @@ def _contacted(item: Mapping[str, Any], now: dt.datetime) -> dt.datetime | None:
     if "contacted_at" not in item:
         return now
     value = item["contacted_at"]
-    if value is None or isinstance(value, dt.datetime):
-        return value
-    return parse_iso(str(value))
+    if value is None:
+        return None
+    text = value.isoformat() if isinstance(value, dt.datetime) else str(value)
+    return parse_iso(text)  # a time without a zone is UTC
 
 
 def load(service: FakeService, data: Mapping[str, Any]) -> None:

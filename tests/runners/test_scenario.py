@@ -62,6 +62,27 @@ def test_declared_runners_replace_the_builtin_one() -> None:
     assert [(j["status"], j["runner"]["id"]) for j in jobs] == [("success", 2)]
 
 
+def test_contact_times_in_every_yaml_form() -> None:
+    world = yaml.safe_load(
+        WORLD.split("runners:")[0]
+        + """runners:
+  - {contacted_at: 2026-01-01T08:00:00Z}
+  - {contacted_at: '2026-01-01T08:00:00+01:00'}
+  - {contacted_at: 2026-01-01 08:30:00}
+  - {contacted_at: 2025-12-01}
+"""
+    )
+    svc = track(FakeService(world))
+    listed = call(svc, "GET", "/runners/all").json()
+    assert [r["status"] for r in listed] == ["online", "online", "online", "offline"]
+    assert [call(svc, "GET", f"/runners/{r['id']}").json()["contacted_at"] for r in listed] == [
+        "2026-01-01T08:00:00Z",
+        "2026-01-01T07:00:00Z",
+        "2026-01-01T08:30:00Z",
+        "2025-12-01T00:00:00Z",
+    ]
+
+
 def test_a_scenario_without_runners_keeps_the_builtin_runner() -> None:
     svc = track(FakeService(None))
     assert [(r.id, r.description) for r in runners(svc.store)] == [(1, "fakeservice runner")]
