@@ -3,10 +3,10 @@
 Each area declares its endpoints on its own :class:`AreaRouter`, by convention named
 ``api`` in its routes modules (``api = AreaRouter("users")``, then
 ``@api.get("/projects/:id/jobs", ...)``): method, path pattern, parameters,
-constraints, authentication rule, extra read scopes, job-token acceptance and
-pagination kind. Patterns use ``:name`` for one path segment
-(matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
-rest of the path. A service's :class:`Router` is built from the routers of the areas it
+constraints, authentication rule, extra read scopes, job-token acceptance,
+pagination kind and, for an answer that is not JSON, the media types it ``produces``.
+Patterns use ``:name`` for one path segment (matched on the *raw* path, so ``%2F``
+stays inside the segment) and ``*name`` for the rest of the path. A service's :class:`Router` is built from the routers of the areas it
 is composed of (see :mod:`fakeservice.areas`), so two services in one process can serve
 different endpoints. The router picks the most specific matching pattern; a path that
 matches only under other methods answers 405 with ``Allow``. Literal segments win over parameters, segment by segment;
@@ -53,6 +53,9 @@ class Endpoint:
     status: int | None = None
     prefix: str = API_PREFIX
     summary: str = ""
+    # The media types of a success answer that is not JSON (raw files, archives, git's
+    # protocol, text): empty for a JSON answer (or no body: 204, HEAD).
+    produces: tuple[str, ...] = ()
     regex: re.Pattern[str] = attrs.field(init=False, eq=False)
     path_names: tuple[str, ...] = attrs.field(init=False, eq=False)
     rank: Rank = attrs.field(init=False, eq=False)
@@ -146,6 +149,7 @@ class AreaRouter:
         status: int | None = None,
         prefix: str = API_PREFIX,
         summary: str = "",
+        produces: Sequence[str] = (),
     ) -> Callable[[Handler], Handler]:
         def decorate(handler: Handler) -> Handler:
             self.endpoints.append(
@@ -163,6 +167,7 @@ class AreaRouter:
                     status=status,
                     prefix=prefix,
                     summary=summary or (handler.__doc__ or "").strip().split("\n")[0],
+                    produces=tuple(produces),
                 )
             )
             return handler
