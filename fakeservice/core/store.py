@@ -290,6 +290,7 @@ class Table(Generic[R]):
         return None if rid is None else self.rows.get(rid)
 
     def update(self, record: R, **changes: Any) -> R:
+        TrackedMap.writes += 1  # a record changed in place: a write all the same
         for attr, value in changes.items():
             setattr(record, attr, value)
         return self.reindex(record)
@@ -297,6 +298,7 @@ class Table(Generic[R]):
     def reindex(self, record: R) -> R:
         """Bring every index in step with ``record`` after it changed (each index keeps
         what it stored, so only the entries that moved are touched)."""
+        TrackedMap.writes += 1
         if record.id not in self.rows:  # type: ignore[attr-defined]
             self._unindex(record.id)  # type: ignore[attr-defined]
             self._index(record)

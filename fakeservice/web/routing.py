@@ -211,11 +211,18 @@ class Match:
     path_params: dict[str, str]
 
 
+# How many (method, raw path) answers a router keeps (forgotten all at once when full).
+RESOLVED_CAPACITY = 4096
+
+
 class Router:
     """Matches a method and raw path against a service's endpoints, most specific pattern
-    first (ties go to the endpoint declared first)."""
+    first (ties go to the endpoint declared first). The endpoints never change, so the
+    answer for a method and raw path is kept and given again (with its own copy of the
+    path parameters)."""
 
     def __init__(self, endpoints: Sequence[Endpoint]) -> None:
+        self._resolved: dict[tuple[str, str], Match | list[str] | None] = {}
         self.endpoints: tuple[Endpoint, ...] = tuple(endpoints)
         ordered = sorted(enumerate(endpoints), key=lambda pair: (pair[1].rank, pair[0]))
         self._endpoints = [e for _, e in ordered]
@@ -237,6 +244,19 @@ class Router:
         """A match, or the allowed methods (for a 405), or None (for a 404).
 
         Repeated slashes are routed as one, as the real server's routing does."""
+        key = (method, raw_path)
+        try:
+            known = self._resolved[key]
+        except KeyError:
+            known = self._resolve(method, raw_path)
+            if len(self._resolved) >= RESOLVED_CAPACITY:
+                self._resolved.clear()
+            self._resolved[key] = known
+        if isinstance(known, Match):
+            return Match(known.endpoint, dict(known.path_params))
+        return None if known is None else list(known)
+
+    def _resolve(self, method: str, raw_path: str) -> Match | list[str] | None:
         found = self.candidates(_SLASHES.sub("/", raw_path))
         if not found:
             return None
