@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 
-.PHONY: venv serve test lint bench
+.PHONY: venv serve test lint bench openapi-record
 
 $(BIN)/fakeservice: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,14 @@ test: lint
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# Record what every operation answers over the whole suite (and a wider fuzz) into
+# fakeservice/web/schemas/observed.json. Test outcomes are ignored here (a stale
+# observed.json is what makes the OpenAPI tests fail); run `make test` afterwards.
+RECORD_DIR ?= /tmp/fakeservice-record
+RECORD     := FAKESERVICE_RECORD_DIR=$(RECORD_DIR) $(BIN)/python -m pytest -n 2 -q -p no:cacheprovider -p fakeservice.web.schemas.record
+openapi-record: venv
+	rm -rf $(RECORD_DIR)
+	-$(RECORD) tests
+	-FAKESERVICE_FUZZ_EXAMPLES=60 $(RECORD) tests/openapi/test_fuzz.py
+	$(BIN)/python -m fakeservice.web.schemas.record $(RECORD_DIR)

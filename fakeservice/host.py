@@ -46,6 +46,7 @@ class Host(Protocol):
         self,
         before: Callable[[Request], Response | None] | None = None,
         after: Callable[[Request, Response, Any], None] | None = None,
+        catch_up: Callable[[], Any] | None = None,
     ) -> None: ...
 
     def before_request(self, request: Request) -> Response | None: ...

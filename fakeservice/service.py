@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import attrs
 
 from fakeservice.areas import Area, compose
+from fakeservice.core.catchup import CatchUp
 from fakeservice.core.clock import Clock
 from fakeservice.core.packing import packed, unpacked
 from fakeservice.core.store import Store
@@ -97,6 +98,7 @@ class FakeService:
         self.server_errors: list[BaseException] = []
         self._before: list[BeforeHook] = []
         self._after: list[AfterHook] = []
+        self._catch_up: CatchUp | None = None
         self.events = EventHub(self)
         self.app = build_app(self)
         self.composition.extend(self)
@@ -302,7 +304,21 @@ class FakeService:
         self.add_hooks(after=Persister(self, path))
 
     # -- hooks ---------------------------------------------------------------------------
-    def add_hooks(self, before: BeforeHook | None = None, after: AfterHook | None = None) -> None:
+    def add_hooks(
+        self,
+        before: BeforeHook | None = None,
+        after: AfterHook | None = None,
+        catch_up: Callable[[], Any] | None = None,
+    ) -> None:
+        """Run ``before`` and ``after`` around each request; ``catch_up`` (settling what
+        became due) before each request too, with the others, in one hook placed where
+        the first was added, skipped while they have nothing new to look at
+        (:class:`~fakeservice.core.catchup.CatchUp`)."""
+        if catch_up is not None:
+            if self._catch_up is None:
+                self._catch_up = CatchUp(self)
+                self._before.append(self._catch_up)
+            self._catch_up.works.append(catch_up)
         if before is not None:
             self._before.append(before)
         if after is not None:

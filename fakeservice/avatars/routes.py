@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeservice.avatars.models import find
+from fakeservice.avatars.models import CONTENT_TYPES, find
 from fakeservice.core.errors import NotFound
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
@@ -24,6 +24,7 @@ api = AreaRouter("avatars")
     ),
     auth=PUBLIC,
     prefix="",
+    produces=tuple(sorted({*CONTENT_TYPES.values(), "application/octet-stream"})),
 )
 def avatar_file(ctx: Context) -> Any:
     """The avatar file itself."""

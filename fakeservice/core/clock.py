@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Literal
 
 ClockMode = Literal["frozen", "manual", "real"]
@@ -115,6 +116,7 @@ def _aware(when: dt.datetime) -> dt.datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
+@lru_cache(maxsize=4096)  # the same few times are rendered over and over
 def iso(when: dt.datetime | None) -> str | None:
     """Render a timestamp as the API does: ``YYYY-MM-DDThh:mm:ssZ`` (milliseconds when non-zero)."""
     if when is None:

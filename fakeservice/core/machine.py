@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import attrs
 
 from fakeservice.core.errors import IllegalTransition
+from fakeservice.core.tracking import TrackedMap
 
 Effect = Callable[[Any, str, str, dict[str, Any]], None]
 # (machine, record, old state, new state, event)
@@ -91,6 +92,7 @@ class Machine:
         new = self._table.get((old, event))
         if new is None:
             raise IllegalTransition(self.name, old, event)
+        TrackedMap.writes += 1  # a change in place, counted as a store write
         setattr(record, self.attribute, new)
         for effect in self._effects.get(new, ()):
             effect(record, old, event, context)

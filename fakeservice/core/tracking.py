@@ -6,6 +6,12 @@ added to ``touched``, and iterating values or items adds every key. What was nev
 touched cannot have changed, so putting the state back (:mod:`fakeservice.core.rollback`)
 only looks at the touched keys: its cost follows what a test did, not the state's size.
 
+Every write to any tracked map (a key set, removed, popped or cleared) also moves the
+process-wide :attr:`TrackedMap.writes` counter, and so do a table's in-place record
+changes (:meth:`fakeservice.core.store.Table.update` and ``reindex``): while it stands
+still, no row, counter or extra changed through the store (see
+:mod:`fakeservice.core.catchup`).
+
 Pickling drops the bookkeeping: a snapshot holds plain contents only.
 """
 
@@ -21,6 +27,7 @@ class TrackedMap(dict):  # type: ignore[type-arg]
     """A dict that records the keys it hands out (see the module docstring)."""
 
     __slots__ = ("recent", "touched")
+    writes = 0  # writes to any tracked map of the process (a class attribute)
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
@@ -55,20 +62,24 @@ class TrackedMap(dict):  # type: ignore[type-arg]
 
     def __setitem__(self, key: Any, value: Any) -> None:
         self._note(key)
+        TrackedMap.writes += 1
         dict.__setitem__(self, key, value)
 
     def __delitem__(self, key: Any) -> None:
         self._note(key)
+        TrackedMap.writes += 1
         dict.__delitem__(self, key)
 
     def pop(self, key: Any, default: Any = _MISSING) -> Any:
         self._note(key)
+        TrackedMap.writes += 1
         if default is _MISSING:
             return dict.pop(self, key)
         return dict.pop(self, key, default)
 
     def setdefault(self, key: Any, default: Any = None) -> Any:
         self._note(key)
+        TrackedMap.writes += 1
         return dict.setdefault(self, key, default)
 
     def _touch_all(self) -> None:
@@ -87,10 +98,12 @@ class TrackedMap(dict):  # type: ignore[type-arg]
 
     def popitem(self) -> tuple[Any, Any]:
         self._touch_all()
+        TrackedMap.writes += 1
         return dict.popitem(self)
 
     def clear(self) -> None:
         self._touch_all()
+        TrackedMap.writes += 1
         dict.clear(self)
 
     def update(self, *args: Any, **kw: Any) -> None:

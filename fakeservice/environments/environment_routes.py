@@ -95,6 +95,8 @@ def create_environment(ctx: Context) -> Any:
     project = project_with_role(ctx, DEVELOPER)
     p, store = ctx.params, ctx.store
     name, url = p["name"], p.get("external_url") or None
+    if name is None:  # a JSON null: the model's presence and format checks
+        _check({"name": ["can't be blank", models.NAME_MESSAGE]})
     _check(models.environment_errors(store, project.id, name, url))
     env = models.ensure_environment(store, project.id, name, ctx.now, url)
     if p.get("tier") is not None:

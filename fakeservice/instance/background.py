@@ -24,7 +24,6 @@ import attrs
 
 from fakeservice.core.store import Store, Table
 from fakeservice.instance.models import instance
-from fakeservice.web.http import Request, Response
 
 DUE = "due"
 MAX_INSTANT_STEPS = 20
@@ -130,9 +129,8 @@ def extend(service: Any) -> None:
     def on_clock(_before: dt.datetime, after: dt.datetime) -> None:
         settle(service.store, after)
 
-    def before(_request: Request) -> Response | None:
+    def catch_up() -> None:
         settle(service.store, service.clock.now())
-        return None
 
     service.clock.on_change(on_clock)
-    service.add_hooks(before=before)
+    service.add_hooks(catch_up=catch_up)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.merge_requests.pipelines import settle
-from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
     from fakeservice.host import Host as FakeService
@@ -18,9 +17,5 @@ def extend(service: FakeService) -> None:
         with service.store.lock:
             settle(service.store, service.clock.now())
 
-    def before(_request: Request) -> Response | None:
-        catch_up()
-        return None
-
     service.clock.on_change(catch_up)
-    service.add_hooks(before=before)
+    service.add_hooks(catch_up=catch_up)

@@ -57,6 +57,8 @@ def _for(suffix: str | None) -> Callable[[Context], Any]:
     return repository_archive
 
 
-api.get(PATH, params=PARAMS, auth=PUBLIC)(_for(None))
-for _suffix in archive.FORMATS:
-    api.get(f"{PATH}.{_suffix}", params=PARAMS, auth=PUBLIC)(_for(_suffix))
+ALL_TYPES = tuple(sorted(set(archive.CONTENT_TYPES.values())))
+api.get(PATH, params=PARAMS, auth=PUBLIC, produces=ALL_TYPES)(_for(None))
+for _suffix, _extension in archive.FORMATS.items():
+    _produces = (archive.CONTENT_TYPES[_extension],)
+    api.get(f"{PATH}.{_suffix}", params=PARAMS, auth=PUBLIC, produces=_produces)(_for(_suffix))

@@ -16,6 +16,7 @@ from fakeservice.core.errors import NotFound
 from fakeservice.repository.blobs import CONTRIBUTOR_ORDERS, Contributor, contributors, read_blob
 from fakeservice.repository.guards import readable
 from fakeservice.repository.router import api
+from fakeservice.repository.views import RAW_TYPES, raw_content_type
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import STR, Param
@@ -46,11 +47,11 @@ def get_blob(ctx: Context) -> Any:
     }
 
 
-@api.get(BLOB + "/raw", params=BLOB_PARAMS, auth=PUBLIC)
+@api.get(BLOB + "/raw", params=BLOB_PARAMS, auth=PUBLIC, produces=RAW_TYPES)
 def raw_blob(ctx: Context) -> Any:
     """A blob's bytes (``text/plain`` unless they hold a NUL byte)."""
     content = _blob(ctx)
-    kind = "application/octet-stream" if b"\0" in content else "text/plain; charset=utf-8"
+    kind = raw_content_type(content)
     return Response(200, [("Content-Type", kind), ("Content-Disposition", "inline")], content)
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable
-from typing import Any
 
 import attrs
 
@@ -46,12 +45,18 @@ from fakeservice.repository.access import (
 from fakeservice.repository.git import RefUpdate, Repository
 from fakeservice.repository.models import push_refusal, read_repository, record_change
 from fakeservice.repository.router import api
-from fakeservice.repository.smart_http import RECEIVE_PACK, UPLOAD_PACK, handle
+from fakeservice.repository.smart_http import (
+    RECEIVE_PACK,
+    UPLOAD_PACK,
+    RefAuthorizer,
+    RefListener,
+    handle,
+)
 from fakeservice.tokens.models import find_secret
 from fakeservice.users.models import User, find_by_username, hash_password, users
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
-from fakeservice.web.routing import NO_AUTH
+from fakeservice.web.routing import NO_AUTH, AreaRouter
 
 CHALLENGE = 'Basic realm="GitLab"'
 ACCESS_DENIED = (
@@ -98,7 +103,8 @@ class _Refused(Exception):
         self.response = response
 
 
-def _text(status: int, message: str, headers: list[tuple[str, str]] | None = None) -> Response:
+def text(status: int, message: str, headers: list[tuple[str, str]] | None = None) -> Response:
+    """A plain text answer, as git shows it to its user."""
     return Response(
         status,
         [("Content-Type", "text/plain; charset=utf-8"), *(headers or [])],
@@ -106,8 +112,9 @@ def _text(status: int, message: str, headers: list[tuple[str, str]] | None = Non
     )
 
 
-def _challenge() -> Response:
-    return _text(401, ACCESS_DENIED, [("WWW-Authenticate", CHALLENGE)])
+def challenge() -> Response:
+    """401 with git's Basic challenge, so that it asks for credentials."""
+    return text(401, ACCESS_DENIED, [("WWW-Authenticate", CHALLENGE)])
 
 
 def authenticate(ctx: Context) -> GitCaller:
@@ -117,11 +124,11 @@ def authenticate(ctx: Context) -> GitCaller:
         return GitCaller()
     scheme, _, value = header.strip().partition(" ")
     if scheme.lower() != "basic":
-        raise _Refused(_challenge())
+        raise _Refused(challenge())
     try:
         decoded = base64.b64decode(value.strip(), validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
-        raise _Refused(_challenge()) from None
+        raise _Refused(challenge()) from None
     username, _, password = decoded.partition(":")
     found = _token_caller(ctx, password) or _password_caller(ctx, username, password)
     if found is None:
@@ -129,7 +136,7 @@ def authenticate(ctx: Context) -> GitCaller:
     elif found.user is None or found.user.state != "active":
         found = None
     if found is None:
-        raise _Refused(_challenge())
+        raise _Refused(challenge())
     return found
 
 
@@ -164,48 +171,87 @@ def _project(ctx: Context) -> Project | None:
     return project
 
 
-def _serve(ctx: Context, subpath: str, service: str | None) -> Response:
+def hidden(user: User | None) -> Response:
+    """The answer for a project the caller cannot see: git's challenge to an anonymous
+    caller (so it asks for credentials), 404 to a signed-in one."""
+    return challenge() if user is None else text(404, PROJECT_NOT_FOUND)
+
+
+def read_refusal(caller: GitCaller, readable: bool, pushing: bool) -> Response | None:
+    """The answer refusing a caller who sees the project, or None: the challenge to an
+    anonymous caller who pushes or cannot read, 403 to one who cannot read or whose
+    token has no scope to read code."""
+    user = caller.user
+    if user is None and (pushing or not readable):
+        return challenge()
+    if not readable or (user is not None and not caller.scopes & READ_SCOPES):
+        return text(403, DOWNLOAD_DENIED)
+    return None
+
+
+@attrs.frozen
+class GitTarget:
+    """The repository a smart HTTP request reaches, and what a push to it may do."""
+
+    repo: Repository
+    can_push: bool
+    on_ref_update: RefListener
+    authorize: RefAuthorizer | None = None
+
+
+# (context, caller, pushing) -> the repository to serve, or the answer refusing it
+Resolver = Callable[[Context, GitCaller, bool], "GitTarget | Response"]
+
+
+def serve(ctx: Context, subpath: str, service: str | None, resolve: Resolver) -> Response:
+    """Answer one smart HTTP request: credentials, then ``resolve``, then git's protocol."""
     try:
-        return _answer(ctx, subpath, service)
+        caller = authenticate(ctx)
     except _Refused as refusal:
         return refusal.response
-
-
-def _answer(ctx: Context, subpath: str, service: str | None) -> Response:
-    store, now = ctx.store, ctx.now
-    caller = authenticate(ctx)
-    user = caller.user
-    project = _project(ctx)
-    pushing = service == RECEIVE_PACK
-    if caller.deploy is not None:
-        if project is None or not caller.deploy(project) & READ_SCOPES:
-            return _text(404, PROJECT_NOT_FOUND)
-    elif project is None or not can_read_project(store, user, project, now):
-        return _challenge() if user is None else _text(404, PROJECT_NOT_FOUND)
-    readable = caller.deploy is not None or can_read_code(store, user, project, now)
-    if user is None and (pushing or not readable):
-        return _challenge()
-    if not readable or (user is not None and not caller.scopes & READ_SCOPES):
-        return _text(403, DOWNLOAD_DENIED)
-    if pushing and user is not None and repository_read_only(store, project):
-        return _text(403, READ_ONLY)
-    level = project_role(store, user, project, now)
-    repo = read_repository(store, project)
-    can_push = pushing and bool(caller.scopes & WRITE_SCOPES) and can_push_code(project, level)
+    target = resolve(ctx, caller, service == RECEIVE_PACK)
+    if isinstance(target, Response):
+        return target
     status, headers, body = handle(
-        repo,
+        target.repo,
         ctx.request.method,
         subpath,
         ctx.raw,
         ctx.request.headers,
         ctx.request.body,
-        can_push=can_push,
+        can_push=target.can_push,
+        on_ref_update=target.on_ref_update,
+        authorize=target.authorize,
+    )
+    return Response(status, headers, body)
+
+
+def _code(ctx: Context, caller: GitCaller, pushing: bool) -> GitTarget | Response:
+    """A project's code repository, as git over HTTP may reach it."""
+    store, now = ctx.store, ctx.now
+    user = caller.user
+    project = _project(ctx)
+    if caller.deploy is not None:
+        if project is None or not caller.deploy(project) & READ_SCOPES:
+            return text(404, PROJECT_NOT_FOUND)
+    elif project is None or not can_read_project(store, user, project, now):
+        return hidden(user)
+    readable = caller.deploy is not None or can_read_code(store, user, project, now)
+    refused = read_refusal(caller, readable, pushing)
+    if refused is not None:
+        return refused
+    if pushing and user is not None and repository_read_only(store, project):
+        return text(403, READ_ONLY)
+    level = project_role(store, user, project, now)
+    repo = read_repository(store, project)
+    return GitTarget(
+        repo,
+        can_push=pushing and bool(caller.scopes & WRITE_SCOPES) and can_push_code(project, level),
         on_ref_update=lambda updates: record_change(
             store, project, repo, now, updates=updates, user=user
         ),
         authorize=_RefRules(ctx, project, repo, level, user).check,
     )
-    return Response(status, headers, body)
 
 
 class _RefRules:
@@ -252,25 +298,39 @@ class _RefRules:
         return None
 
 
-def _register(suffix: str) -> None:
-    base = "/*repo_path" + suffix
+# The media types of each smart HTTP answer (errors are text).
+ADVERTISEMENTS = (
+    f"application/x-{UPLOAD_PACK}-advertisement",
+    f"application/x-{RECEIVE_PACK}-advertisement",
+)
 
-    @api.get(base + "/info/refs", auth=NO_AUTH, prefix="")
-    def info_refs(ctx: Context) -> Any:
-        """git ref advertisement (``?service=git-upload-pack|git-receive-pack``)."""
-        service = ctx.raw.get("service")
-        return _serve(ctx, "/info/refs", service if isinstance(service, str) else None)
 
-    @api.post(base + "/" + UPLOAD_PACK, auth=NO_AUTH, prefix="")
-    def upload_pack(ctx: Context) -> Any:
-        """git fetch and clone: send objects."""
-        return _serve(ctx, "/" + UPLOAD_PACK, UPLOAD_PACK)
+def register_smart_http(
+    router: AreaRouter, base: str, resolve: Resolver, *, name: str = "", what: str = ""
+) -> None:
+    """Declare git's three smart HTTP endpoints under ``base`` on ``router``, serving the
+    repositories ``resolve`` finds. The handlers are named ``<name>info_refs`` (and so on)
+    and belong to the resolver's module (the OpenAPI document tags them with its area);
+    ``what`` ends their summaries."""
 
-    @api.post(base + "/" + RECEIVE_PACK, auth=NO_AUTH, prefix="")
-    def receive_pack(ctx: Context) -> Any:
-        """git push: receive objects and move refs."""
-        return _serve(ctx, "/" + RECEIVE_PACK, RECEIVE_PACK)
+    def declare(method: str, subpath: str, service: str | None, summary: str) -> None:
+        handler_name = name + ("info_refs" if service is None else service[4:].replace("-", "_"))
+
+        def handler(ctx: Context) -> Response:
+            asked = ctx.raw.get("service") if service is None else service
+            return serve(ctx, subpath, asked if isinstance(asked, str) else None, resolve)
+
+        handler.__name__ = handler.__qualname__ = handler_name
+        handler.__module__ = resolve.__module__
+        kinds = ADVERTISEMENTS if service is None else (f"application/x-{service}-result",)
+        router.route(
+            method, base + subpath, auth=NO_AUTH, prefix="", summary=summary + what, produces=kinds
+        )(handler)
+
+    declare("GET", "/info/refs", None, "git ref advertisement")
+    declare("POST", "/" + UPLOAD_PACK, UPLOAD_PACK, "git fetch and clone: send objects")
+    declare("POST", "/" + RECEIVE_PACK, RECEIVE_PACK, "git push: receive objects and move refs")
 
 
 for _suffix in (".git", ""):
-    _register(_suffix)
+    register_smart_http(api, "/*repo_path" + _suffix, _code)

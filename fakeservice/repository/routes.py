@@ -28,7 +28,14 @@ from fakeservice.repository.models import (
     read_repository,
 )
 from fakeservice.repository.router import api
-from fakeservice.repository.views import blame_view, content_disposition, file_headers, file_view
+from fakeservice.repository.views import (
+    RAW_TYPES,
+    blame_view,
+    content_disposition,
+    file_headers,
+    file_view,
+    raw_content_type,
+)
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response, json_response
 from fakeservice.web.params import BOOL, HASH, INT, STR, Invalid, Param
@@ -133,16 +140,15 @@ def head_blame(ctx: Context) -> Any:
     return _metadata_only(_read(ctx, ctx.params["ref"])[1])
 
 
-@api.get(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES)
+@api.get(FILE + "/raw", params=RAW_PARAMS, auth=PUBLIC, read_scopes=READ_SCOPES, produces=RAW_TYPES)
 def raw(ctx: Context) -> Any:
     """Raw file content (``ref`` defaults to the default branch; ``lfs`` is ignored).
 
     ``HEAD`` is this endpoint without the body (same type, length and metadata headers)."""
     repo, info = _read(ctx, ctx.params.get("ref"))
     content = repo.raw(info.ref, info.file_path)
-    kind = "application/octet-stream" if b"\0" in content else "text/plain; charset=utf-8"
     headers = [
-        ("Content-Type", kind),
+        ("Content-Type", raw_content_type(content)),
         ("Content-Disposition", content_disposition(info.file_name)),
         *file_headers(info),
     ]

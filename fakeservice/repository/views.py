@@ -72,6 +72,14 @@ def file_headers(info: FileInfo) -> list[tuple[str, str]]:
     ]
 
 
+# The media types of a raw file or blob: text unless the bytes hold a NUL byte.
+RAW_TYPES = ("application/octet-stream", "text/plain")
+
+
+def raw_content_type(content: bytes) -> str:
+    return "application/octet-stream" if b"\0" in content else "text/plain; charset=utf-8"
+
+
 def content_disposition(file_name: str) -> str:
     plain = "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else "_" for c in file_name)
     return f"inline; filename=\"{plain}\"; filename*=UTF-8''{quote(file_name, safe='')}"

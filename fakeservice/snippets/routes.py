@@ -211,7 +211,7 @@ def _declare(base: str, owner: tuple[Param, ...], scope: Scope, *, project: bool
         access.require_write(ctx, found, snippet)
         models.delete(ctx.store, snippet)
 
-    @api.get(one + "/raw", params=(*owner, SNIPPET_ID), auth=PUBLIC)
+    @api.get(one + "/raw", params=(*owner, SNIPPET_ID), auth=PUBLIC, produces=("text/plain",))
     def snippet_raw(ctx: Context) -> Any:
         """The first file's content at the head, as plain text."""
         snippet = access.find(ctx, scope(ctx, False))
@@ -228,6 +228,7 @@ def _declare(base: str, owner: tuple[Param, ...], scope: Scope, *, project: bool
             Param("file_path", STR, required=True),
         ),
         auth=PUBLIC,
+        produces=("text/plain",),
     )
     def snippet_file_raw(ctx: Context) -> Any:
         """One file's content at ``ref`` (a branch, tag or commit of the snippet's repository)."""

@@ -81,7 +81,9 @@ def export_status(ctx: Context) -> Any:
     return export_view(project, exports.find(ctx.store, project), ctx.base_url)
 
 
-@api.get("/projects/:id/export/download", params=(ID,), auth=REQUIRED)
+@api.get(
+    "/projects/:id/export/download", params=(ID,), auth=REQUIRED, produces=("application/gzip",)
+)
 def download_export(ctx: Context) -> Any:
     """Download the finished export archive."""
     project = project_with_role(ctx, MAINTAINER)

@@ -62,9 +62,12 @@ def render_error(error: ApiError) -> Response:
 _HEADER_BREAKS = re.compile(r"[\r\n\0]")
 
 
-def _header_safe(value: str) -> str:
-    """CR, LF and NUL never reach a response header (no header injection or splitting)."""
-    return _HEADER_BREAKS.sub("", value) if _HEADER_BREAKS.search(value) else value
+def _header_safe(headers: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """CR, LF and NUL never reach a response header (no header injection or splitting).
+    One search over all the values; a new list either way (a handler's may be shared)."""
+    if not _HEADER_BREAKS.search("".join(value for _, value in headers)):
+        return list(headers)
+    return [(name, _HEADER_BREAKS.sub("", value)) for name, value in headers]
 
 
 def dispatch(service: FakeService, request: Request) -> Response:
@@ -84,7 +87,7 @@ def dispatch(service: FakeService, request: Request) -> Response:
         service.server_errors.append(error)
         traceback.print_exc(file=sys.stderr)
         response = json_response({"message": "500 Internal Server Error"}, 500)
-    response.headers = [(name, _header_safe(value)) for name, value in response.headers]
+    response.headers = _header_safe(response.headers)
     prefix = header_prefix(service.store)
     if prefix != SPEC_PREFIX:
         response.headers = rename(response.headers, prefix)

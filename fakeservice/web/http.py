@@ -125,9 +125,13 @@ class Response:
         return json.loads(self.body)
 
 
+# One encoder for every answer (``json.dumps`` with options builds a new one per call).
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def dumps(data: Any) -> bytes:
     """Compact, deterministic JSON as the service writes it."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return _encode(data).encode()
 
 
 def json_response(
@@ -196,6 +200,8 @@ def _pairs(text: str, strict: bool = True) -> list[tuple[str, str]]:
 
 
 def parse_query(query_string: str, *, strict: bool = True) -> dict[str, Any]:
+    if not query_string:
+        return {}
     return nest_pairs(_pairs(query_string, strict))
 
 

@@ -32,6 +32,9 @@ HTTP_WORDS = {
     204: "No Content",
     304: "Not Modified",
 }
+# The schema of a raw answer's body by media type (any other: a string of bytes). A raw
+# file that happens to be JSON (a job artifact) is any JSON value, not a view's shape.
+RAW_SCHEMAS: dict[str, dict[str, Any]] = {"application/json": {}}
 # The keyword saying "not blank" for each type (a blank value answers ``is empty``).
 NOT_BLANK = {"string": "minLength", "array": "minItems", "object": "minProperties"}
 METHOD_ORDER = {m: i for i, m in enumerate(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"))}
@@ -131,15 +134,14 @@ def _success(endpoint: Endpoint, status: int, book: SchemaBook, name: str) -> di
         out["headers"] = {name: {"schema": {"type": "string"}} for name in PAGE_HEADERS}
     if status in (204, 304) or endpoint.method == "HEAD":
         return out
-    seen = observed(endpoint.method, endpoint.prefix + endpoint.pattern)
-    content: dict[str, Any] = {}
-    for content_type in seen.get("content_types") or ["application/json"]:
-        if content_type == "application/json":
-            schema = seen.get("schema")
-            content[content_type] = {"schema": book.use(schema, name) if schema else {}}
-        else:
-            content[content_type] = {"schema": {"type": "string"}}
-    out["content"] = content
+    if endpoint.produces:  # raw bytes or text, as the declaration says
+        out["content"] = {
+            kind: {"schema": RAW_SCHEMAS.get(kind, {"type": "string"})}
+            for kind in endpoint.produces
+        }
+        return out
+    schema = observed(endpoint.method, endpoint.prefix + endpoint.pattern).get("schema")
+    out["content"] = {"application/json": {"schema": book.use(schema, name) if schema else {}}}
     return out
 
 

@@ -39,6 +39,8 @@ class ParamType:
     """A parameter type: a name (for the OpenAPI document) and a coercion."""
 
     name = "string"
+    # whether a JSON null reaches the handler (then the model's own checks answer it)
+    accepts_null = True
 
     def coerce(self, value: Any) -> Any:
         raise Invalid
@@ -171,6 +173,7 @@ class _Hash(ParamType):
 
 class _File(ParamType):
     name = "file"
+    accepts_null = False  # a null is no upload: "file is invalid"
 
     def coerce(self, value: Any) -> Any:
         if isinstance(value, UploadedFile):
@@ -326,6 +329,9 @@ def _check_one(param: Param, label: str, raw: Any, errors: list[str]) -> Any:
         errors.append(f"{label} is empty")
         return NOTHING
     if raw is None:
+        if not param.type.accepts_null:
+            errors.append(f"{label} is invalid")
+            return NOTHING
         if param.values is not None and None not in param.values:
             errors.append(f"{label} does not have a valid value")
             return NOTHING

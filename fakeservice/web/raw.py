@@ -51,7 +51,11 @@ class RawDispatch:
         if scope["type"] != "http":
             return
         body = bytearray()
-        while True:
+        # a request that announces no body (no Content-Length, no Transfer-Encoding, as
+        # most reads) has none: the server is not asked for it (which would make it resume
+        # reading from the socket once more for each request)
+        reading = _has_body(scope)
+        while reading:
             message = await receive()
             if message["type"] == "http.disconnect":
                 return
@@ -82,6 +86,13 @@ class RawDispatch:
             headers.append((b"content-length", str(length).encode()))
         await send({"type": "http.response.start", "status": response.status, "headers": headers})
         await send({"type": "http.response.body", "body": response.body})
+
+
+_BODY_HEADERS = (b"content-length", b"transfer-encoding")
+
+
+def _has_body(scope: Scope) -> bool:
+    return any(name in _BODY_HEADERS and value != b"0" for name, value in scope.get("headers", ()))
 
 
 def raw_paths(scope: Scope) -> tuple[str, str]:

@@ -3,10 +3,10 @@
 Each area declares its endpoints on its own :class:`AreaRouter`, by convention named
 ``api`` in its routes modules (``api = AreaRouter("users")``, then
 ``@api.get("/projects/:id/jobs", ...)``): method, path pattern, parameters,
-constraints, authentication rule, extra read scopes, job-token acceptance and
-pagination kind. Patterns use ``:name`` for one path segment
-(matched on the *raw* path, so ``%2F`` stays inside the segment) and ``*name`` for the
-rest of the path. A service's :class:`Router` is built from the routers of the areas it
+constraints, authentication rule, extra read scopes, job-token acceptance,
+pagination kind and, for an answer that is not JSON, the media types it ``produces``.
+Patterns use ``:name`` for one path segment (matched on the *raw* path, so ``%2F``
+stays inside the segment) and ``*name`` for the rest of the path. A service's :class:`Router` is built from the routers of the areas it
 is composed of (see :mod:`fakeservice.areas`), so two services in one process can serve
 different endpoints. The router picks the most specific matching pattern; a path that
 matches only under other methods answers 405 with ``Allow``. Literal segments win over parameters, segment by segment;
@@ -53,6 +53,9 @@ class Endpoint:
     status: int | None = None
     prefix: str = API_PREFIX
     summary: str = ""
+    # The media types of a success answer that is not JSON (raw files, archives, git's
+    # protocol, text): empty for a JSON answer (or no body: 204, HEAD).
+    produces: tuple[str, ...] = ()
     regex: re.Pattern[str] = attrs.field(init=False, eq=False)
     path_names: tuple[str, ...] = attrs.field(init=False, eq=False)
     rank: Rank = attrs.field(init=False, eq=False)
@@ -146,6 +149,7 @@ class AreaRouter:
         status: int | None = None,
         prefix: str = API_PREFIX,
         summary: str = "",
+        produces: Sequence[str] = (),
     ) -> Callable[[Handler], Handler]:
         def decorate(handler: Handler) -> Handler:
             self.endpoints.append(
@@ -163,6 +167,7 @@ class AreaRouter:
                     status=status,
                     prefix=prefix,
                     summary=summary or (handler.__doc__ or "").strip().split("\n")[0],
+                    produces=tuple(produces),
                 )
             )
             return handler
@@ -206,11 +211,18 @@ class Match:
     path_params: dict[str, str]
 
 
+# How many (method, raw path) answers a router keeps (forgotten all at once when full).
+RESOLVED_CAPACITY = 4096
+
+
 class Router:
     """Matches a method and raw path against a service's endpoints, most specific pattern
-    first (ties go to the endpoint declared first)."""
+    first (ties go to the endpoint declared first). The endpoints never change, so the
+    answer for a method and raw path is kept and given again (with its own copy of the
+    path parameters)."""
 
     def __init__(self, endpoints: Sequence[Endpoint]) -> None:
+        self._resolved: dict[tuple[str, str], Match | list[str] | None] = {}
         self.endpoints: tuple[Endpoint, ...] = tuple(endpoints)
         ordered = sorted(enumerate(endpoints), key=lambda pair: (pair[1].rank, pair[0]))
         self._endpoints = [e for _, e in ordered]
@@ -232,6 +244,19 @@ class Router:
         """A match, or the allowed methods (for a 405), or None (for a 404).
 
         Repeated slashes are routed as one, as the real server's routing does."""
+        key = (method, raw_path)
+        try:
+            known = self._resolved[key]
+        except KeyError:
+            known = self._resolve(method, raw_path)
+            if len(self._resolved) >= RESOLVED_CAPACITY:
+                self._resolved.clear()
+            self._resolved[key] = known
+        if isinstance(known, Match):
+            return Match(known.endpoint, dict(known.path_params))
+        return None if known is None else list(known)
+
+    def _resolve(self, method: str, raw_path: str) -> Match | list[str] | None:
         found = self.candidates(_SLASHES.sub("/", raw_path))
         if not found:
             return None

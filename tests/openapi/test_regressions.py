@@ -35,3 +35,30 @@ def test_moving_the_clock_by_null_is_a_400() -> None:
         [{"seconds": None}, {"to": None}],
         ["seconds is empty", "to is empty"],
     )
+
+
+def test_a_null_upload_is_an_invalid_file() -> None:
+    service = FakeService()
+    before = service.snapshot()
+    for path, body in (
+        ("/groups/acme/wikis/attachments", {"file": None}),
+        ("/projects/1/wikis/attachments", {"file": None}),
+        ("/projects/import", {"file": None, "path": None}),
+    ):
+        response = service.request("POST", path, json_body=body, token="root-token")
+        assert (response.status, response.json()) == (400, {"error": "file is invalid"}), path
+    assert service.snapshot() == before
+    assert service.server_errors == []
+
+
+def test_a_null_environment_name_is_blank() -> None:
+    service = FakeService()
+    before = service.snapshot()
+    response = service.request(
+        "POST", "/projects/1/environments", json_body={"name": None}, token="root-token"
+    )
+    assert response.status == 400
+    assert response.json()["message"]["name"][0] == "can't be blank"
+    assert len(response.json()["message"]["name"]) == 2
+    assert service.snapshot() == before
+    assert service.server_errors == []

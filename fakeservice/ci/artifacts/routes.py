@@ -60,6 +60,8 @@ CONTENT_TYPES = {
     ".svg": "image/svg+xml",
     ".pdf": "application/pdf",
 }
+FILE_TYPES = tuple(sorted({*CONTENT_TYPES.values(), "application/octet-stream"}))
+ZIP = ("application/zip",)
 
 
 def _disposition(filename: str) -> str:
@@ -96,7 +98,12 @@ def _by_ref(ctx: Context, project: Project, ref: str) -> Job:
     return or_404(artifacts.find_by_ref(ctx.store, project.id, ref, ctx.params["job"], ctx.now))
 
 
-@api.get("/projects/:id/jobs/:job_id/artifacts", params=(ID, JOB_ID, JOB_TOKEN), job_token=True)
+@api.get(
+    "/projects/:id/jobs/:job_id/artifacts",
+    params=(ID, JOB_ID, JOB_TOKEN),
+    job_token=True,
+    produces=ZIP,
+)
 def download_archive(ctx: Context) -> Response:
     """The job's artifacts archive (zip)."""
     project = readable_project(ctx)
@@ -107,6 +114,7 @@ def download_archive(ctx: Context) -> Response:
     "/projects/:id/jobs/artifacts/*ref_name/download",
     params=(ID, REF_NAME, JOB_NAME, JOB_TOKEN),
     job_token=True,
+    produces=ZIP,
 )
 def download_archive_by_ref(ctx: Context) -> Response:
     """The archive of job ``job`` in the latest successful pipeline of the ref."""
@@ -118,6 +126,7 @@ def download_archive_by_ref(ctx: Context) -> Response:
     "/projects/:id/jobs/:job_id/artifacts/*artifact_path",
     params=(ID, JOB_ID, ARTIFACT_PATH, JOB_TOKEN),
     job_token=True,
+    produces=FILE_TYPES,
 )
 def download_file(ctx: Context) -> Response:
     """One file of the job's archive."""
@@ -146,6 +155,7 @@ def _splits(ctx: Context) -> list[tuple[str, str]]:
     "/projects/:id/jobs/artifacts/*ref_name/raw/*artifact_path",
     params=(ID, REF_NAME, ARTIFACT_PATH, JOB_NAME, JOB_TOKEN),
     job_token=True,
+    produces=FILE_TYPES,
 )
 def download_file_by_ref(ctx: Context) -> Response:
     """One file of the archive of job ``job`` in the latest successful pipeline of the ref."""

@@ -82,7 +82,7 @@ def get_job(ctx: Context) -> Any:
     return renderer(ctx).job(build_of(ctx, project))
 
 
-@api.get("/projects/:id/jobs/:job_id/trace", params=(ID, JOB_ID))
+@api.get("/projects/:id/jobs/:job_id/trace", params=(ID, JOB_ID), produces=("text/plain",))
 def get_trace(ctx: Context) -> Response:
     """The job's log as plain text; 404 when the job has no log."""
     project = readable_project(ctx)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from fakeservice.ci.runner.runner import Runner
-from fakeservice.web.http import Request, Response
 
 
 def extend(service: Any) -> None:
@@ -19,8 +18,4 @@ def extend(service: Any) -> None:
     service.runner = runner
     runner.attach_clock()
 
-    def before(_request: Request) -> Response | None:
-        runner.catch_up()
-        return None
-
-    service.add_hooks(before=before)
+    service.add_hooks(catch_up=runner.catch_up)

@@ -17,7 +17,6 @@ from fakeservice.ci.schedules.models import Schedule
 from fakeservice.core.errors import ApiError
 from fakeservice.core.store import Store
 from fakeservice.projects.models import Project, projects
-from fakeservice.web.http import Request, Response
 
 if TYPE_CHECKING:
     from fakeservice.host import Host as FakeService
@@ -70,9 +69,5 @@ def extend(service: FakeService) -> None:
         with service.store.lock:
             fire_due(service.store, service.clock.now())
 
-    def before(_request: Request) -> Response | None:
-        catch_up()
-        return None
-
     service.clock.on_change(catch_up)
-    service.add_hooks(before=before)
+    service.add_hooks(catch_up=catch_up)

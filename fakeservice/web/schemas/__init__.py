@@ -5,8 +5,10 @@ render, kept per operation (``"METHOD /prefix/pattern"``) in ``observed.json``: 
 was inferred from the responses the views really gave (:mod:`.infer`), merged over the
 whole test suite's requests (:mod:`.record`), together with the statuses each
 operation answered there. The OpenAPI builder (:mod:`fakeservice.web.openapi`) reads
-them through :func:`observed`; an operation missing from the file still gets a generic
-success response and the statuses derived from its declaration.
+them through :func:`observed`. An answer that is not JSON (raw files, archives, git's
+protocol, text) is described by its endpoint's declaration (``produces``), not
+recorded; an operation missing from the file still gets the statuses derived from its
+declaration, and the OpenAPI tests fail until it is recorded (``make openapi-record``).
 """
 
 from __future__ import annotations
@@ -36,12 +38,10 @@ def observed(method: str, path: str) -> dict[str, Any]:
     """What is known of one operation: ``statuses`` (list of int), ``content_type`` of
     its success answer and ``schema`` of its JSON success body (either may be absent).
     A schema declared by hand (:mod:`.declared`) replaces the recorded one."""
-    from fakeservice.web.schemas.declared import CONTENT_TYPES, DECLARED
+    from fakeservice.web.schemas.declared import DECLARED
 
     key = operation_key(method, path)
     found = _load().get(key, {})
-    if key in CONTENT_TYPES:
-        found = {**found, "content_types": CONTENT_TYPES[key]}
     if key in DECLARED:
         return {**found, "schema": DECLARED[key], "content_types": ["application/json"]}
     return found

@@ -1,7 +1,6 @@
 """Response schemas written by hand, for the operations whose answers are not a view's
 shape: the OpenAPI document itself (recording it would describe one document, not the
-format), and the content types of answers the test suite never saw succeed. They take
-precedence over the recorded ones and are not recorded."""
+format). They take precedence over the recorded ones and are not recorded."""
 
 from __future__ import annotations
 
@@ -19,8 +18,4 @@ DECLARED: dict[str, dict[str, Any]] = {
         },
         "required": ["components", "info", "openapi", "paths"],
     },
-}
-
-CONTENT_TYPES: dict[str, list[str]] = {
-    "POST /*repo_path/git-receive-pack": ["application/x-git-receive-pack-result"],
 }

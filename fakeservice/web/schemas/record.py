@@ -33,14 +33,15 @@ def _content_type(response: Any) -> str:
     return value.split(";")[0].strip()
 
 
-def note(key: str, status: int, content_type: str, body: bytes) -> None:
-    """Add one answer of the operation ``key`` to the records."""
+def note(key: str, status: int, content_type: str, body: bytes, raw: bool = False) -> None:
+    """Add one answer of the operation ``key`` to the records (of a ``raw`` operation,
+    one that declares what it ``produces``, no schema: its bodies are files, not views)."""
     entry = _records.setdefault(key, {"statuses": set()})
     entry["statuses"].add(status)
     if not 200 <= status < 300 or not body:
         return
     entry.setdefault("content_types", set()).add(content_type)
-    if content_type != "application/json" or key in DECLARED:
+    if raw or content_type != "application/json" or key in DECLARED:
         return
     try:
         value = json.loads(body)
@@ -51,7 +52,13 @@ def note(key: str, status: int, content_type: str, body: bytes) -> None:
 
 
 # Modules that call ``dispatch`` by the name they imported (the ASGI layer may change).
-CALLERS = ("fakeservice.service", "fakeservice.web.asgi", "fakeservice.web.app")
+# ``web.raw`` serves a live server's requests (git over HTTP, the uvicorn tests).
+CALLERS = (
+    "fakeservice.service",
+    "fakeservice.web.asgi",
+    "fakeservice.web.app",
+    "fakeservice.web.raw",
+)
 
 
 def _install() -> None:
@@ -82,7 +89,7 @@ def _install() -> None:
         endpoint = found.endpoint
         key = operation_key(endpoint.method, endpoint.prefix + endpoint.pattern)
         body = response.body if request.method != "HEAD" else b""
-        note(key, response.status, _content_type(response), body)
+        note(key, response.status, _content_type(response), body, raw=bool(endpoint.produces))
         return response
 
     FakeService.before_request = before_request  # type: ignore[method-assign]
