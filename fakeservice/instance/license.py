@@ -110,9 +110,11 @@ def _date(value: Any) -> dt.date | None:
     return dt.date.fromisoformat(value)
 
 
-def parse_key(key: str, now: dt.datetime) -> dict[str, Any]:
+def parse_key(key: str | None, now: dt.datetime) -> dict[str, Any]:
     """The fields of a license key; 400 with the service's message when it is not one."""
     try:
+        if not isinstance(key, str):
+            raise ValueError(key)
         data = json.loads(base64.b64decode(key.strip(), validate=True))
         if not isinstance(data, Mapping) or data.get("plan") not in PAID_PLANS:
             raise ValueError(key)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable
+from typing import Any
 
 import attrs
 

@@ -65,6 +65,8 @@ def test_administrators_only(svc: FakeService, token: str | None, status: int, a
     ("key", "message"),
     [
         ("garbage", INVALID),
+        (None, INVALID),
+        (12, INVALID),
         (base64.b64encode(b"[1, 2]").decode(), INVALID),
         (make_key("gold"), INVALID),
         (make_key("premium", user_limit=-1), INVALID),
@@ -72,7 +74,7 @@ def test_administrators_only(svc: FakeService, token: str | None, status: int, a
         (make_key("premium", expires_at="2025-12-31"), "This license has already expired."),
     ],
 )
-def test_bad_keys_change_nothing(svc: FakeService, key: str, message: str) -> None:
+def test_bad_keys_change_nothing(svc: FakeService, key: object, message: str) -> None:
     refused = call(svc, "POST", "/license", json_body={"license": key})
     assert (refused.status, body(refused)) == (400, {"message": message})
     assert body(call(svc, "GET", "/license")) == SCENARIO_LICENSE

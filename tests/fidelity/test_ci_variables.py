@@ -122,6 +122,7 @@ def test_create_get_list_update_delete_round_trip(svc: FakeService, base: str) -
             {"message": {"value": ["is invalid"]}},
         ),
         ({"key": "M"}, {"error": "value is missing"}),
+        ({"key": "M", "value": None}, {"message": {"value": ["can't be blank"]}}),
         (
             {"key": "M", "value": "x", "variable_type": "dir"},
             {"error": "variable_type does not have a valid value"},
