@@ -228,14 +228,15 @@ def merge_request_pipelines(ctx: Context) -> Any:
 def create_merge_request_pipeline(ctx: Context) -> Any:
     """A ``merge_request_event`` pipeline from the CI file at the source head (201)."""
     project, record = access.merge_request(ctx)
-    repo = read_repository(ctx.store, project)
+    source = pipelines.source_project(ctx.store, project, record)  # a fork's runs in the fork
+    repo = read_repository(ctx.store, source)
     if not can_push_branch(
-        ctx.store, project, repo, record.source_branch, access_level(ctx, project)
+        ctx.store, source, repo, record.source_branch, access_level(ctx, source)
     ):
         raise Forbidden()
     if record.state != "opened":
         raise BadRequest("Merge request is not open")
-    pipeline = pipelines.create(ctx.store, project, record, ctx.user.id, ctx.now)
+    pipeline = pipelines.create(ctx.store, source, record, ctx.user.id, ctx.now)
     return Renderer(ctx.store, ctx.base_url, ctx.now).pipeline(pipeline)
 
 

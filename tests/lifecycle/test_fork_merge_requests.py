@@ -231,3 +231,25 @@ def test_a_git_push_to_the_fork_refreshes_the_merge_request(
         == pushed
     )
     assert cloned.split()[0] == pushed
+
+
+def test_a_merge_request_pipeline_runs_in_the_fork(svc: FakeService, fork: dict) -> None:
+    ci = "test:\n  script: echo fork\n  rules:\n    - if: $CI_PIPELINE_SOURCE\n"
+    head = _commit(svc, fork["id"], "feature", ".gitlab-ci.yml", ci, start_branch="main")
+    mr = _open(svc, fork)
+    upstream = fork["forked_from_project"]["id"]
+    base = f"/projects/{upstream}/merge_requests/{mr['iid']}"
+    made = call_as(svc, "POST", f"{base}/pipelines", "frank", {})
+    assert made.status == 201, made.json()
+    pipeline = made.json()
+    assert (pipeline["project_id"], pipeline["sha"], pipeline["ref"], pipeline["source"]) == (
+        fork["id"],
+        head,
+        "feature",
+        "merge_request_event",
+    )
+    listed = call_as(svc, "GET", f"{base}/pipelines", "frank").json()
+    assert [p["id"] for p in listed] == [pipeline["id"]]
+    assert call_as(svc, "GET", base, "frank").json()["head_pipeline"]["id"] == pipeline["id"]
+    in_fork = call_as(svc, "GET", f"/projects/{fork['id']}/pipelines", "frank").json()
+    assert [p["id"] for p in in_fork] == [pipeline["id"]]
