@@ -27,7 +27,8 @@ from fakeservice.hooks.views import event_view, hook_view
 from fakeservice.instance.models import require_paid_plan
 from fakeservice.members.models import MAINTAINER, OWNER
 from fakeservice.projects.lookup import find_project_or_404, require_access
-from fakeservice.projects.models import Project
+from fakeservice.projects.models import Project, projects
+from fakeservice.repository.models import find_repository
 from fakeservice.web.context import Context
 from fakeservice.web.http import Response
 from fakeservice.web.params import BOOL, HASH, INT, STR, Array, Param
@@ -99,8 +100,23 @@ def hook_fields(ctx: Context, declared: tuple[Param, ...]) -> dict[str, Any]:
     return fields
 
 
+def _first_non_empty_project(ctx: Context, group_id: int) -> Project | None:
+    """What a group hook's test sends about: the group's first project (by id) whose
+    repository has commits, as the service picks it."""
+    for project in projects(ctx.store).select("ns_by_id", [group_id]):
+        repo = find_repository(ctx.store, project)
+        if repo is not None and not repo.is_empty:
+            return project
+    return None
+
+
 def _test(ctx: Context, owner: Owner, hook: Hook) -> Any:
     project = owner.project
+    if project is None and owner.kind == GROUP:
+        project = _first_non_empty_project(ctx, owner.id)
+        if project is None:
+            message = "Hook execution failed. Ensure the group has a project with commits."
+            raise ApiError({"message": message}, status=422)
     if project is None:
         raise ApiError({"message": "Testing not available for this hook"}, status=422)
     box = outbox_of(ctx.store)
@@ -212,6 +228,7 @@ def _declare_entries(
         path,
         params=(ID, HOOK_ID, Param("key", STR, required=True), Param("value", STR, required=True)),
         auth=REQUIRED,
+        status=204,
         summary=f"Set a {label} hook's {name.lower()}",
     )
     def set_entry(ctx: Context) -> Any:
@@ -221,6 +238,7 @@ def _declare_entries(
         path,
         params=(ID, HOOK_ID, Param("key", STR, required=True)),
         auth=REQUIRED,
+        status=204,
         summary=f"Delete a {label} hook's {name.lower()}",
     )
     def delete_entry(ctx: Context) -> Any:

@@ -268,3 +268,22 @@ def test_git_pushes_obey_the_rule(svc: FakeService, tmp_path: Path) -> None:
     tree = call_as(svc, "GET", f"{APP}/repository/tree", "root").json()
     assert "b.txt" in [entry["name"] for entry in tree]
     assert call_as(svc, "GET", f"{APP}/repository/tags/v1", "root").status == 200
+
+
+def test_group_rule_is_edited(svc: FakeService) -> None:
+    made = call_as(svc, "POST", "/groups/studio/push_rule", "root", {"commit_message_regex": "^g:"})
+    assert made.status == 201
+    edited = call_as(
+        svc, "PUT", "/groups/studio/push_rule", "root", {"max_file_size": 5, "member_check": True}
+    )
+    assert edited.status == 200, edited.json()
+    answer = edited.json()
+    assert (answer["commit_message_regex"], answer["max_file_size"], answer["member_check"]) == (
+        "^g:",
+        5,
+        True,
+    )
+    assert call_as(svc, "GET", "/groups/studio/push_rule", "root").json() == answer
+    refused = call_as(svc, "PUT", "/groups/studio/push_rule", "gina", {"member_check": False})
+    assert refused.status == 403
+    assert call_as(svc, "GET", "/groups/studio/push_rule", "root").json() == answer
