@@ -137,6 +137,16 @@ def iso_date(when: dt.date | dt.datetime | None) -> str | None:
     return when.isoformat()
 
 
+def as_time(value: object) -> dt.datetime:
+    """A time written in a scenario: a YAML timestamp (one without a zone is UTC), a
+    date (its midnight UTC) or ISO 8601 text (:func:`parse_iso`)."""
+    if isinstance(value, dt.datetime):
+        return _aware(value).astimezone(UTC)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=UTC)
+    return parse_iso(str(value))
+
+
 def parse_iso(text: str) -> dt.datetime:
     """Parse an ISO 8601 datetime (``Z`` or offset; a bare date is midnight UTC)."""
     value = text.strip()

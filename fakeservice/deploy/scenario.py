@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.deploy import tokens as model
 from fakeservice.scenarios.loader import ScenarioError
@@ -63,9 +63,7 @@ def _loader(kind: str) -> Any:
 
 
 def _time(value: Any) -> dt.datetime | None:
-    if value is None or isinstance(value, dt.datetime):
-        return value
-    return parse_iso(str(value))
+    return None if value is None else as_time(value)
 
 
 def register(found: Sections) -> None:

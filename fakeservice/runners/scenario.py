@@ -19,7 +19,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.groups.models import find_group
 from fakeservice.projects.models import find_project
@@ -123,8 +123,7 @@ def _contacted(item: Mapping[str, Any], now: dt.datetime) -> dt.datetime | None:
     value = item["contacted_at"]
     if value is None:
         return None
-    text = value.isoformat() if isinstance(value, dt.datetime) else str(value)
-    return parse_iso(text)  # a time without a zone is UTC
+    return as_time(value)  # a time without a zone is UTC
 
 
 def load(service: FakeService, data: Mapping[str, Any]) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.access_tokens.models import create_resource_token
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.groups.models import Namespace, create_group, find_group, find_namespace
 from fakeservice.members.models import NAMESPACE, PROJECT, ROLE_BY_NAME, add_member, find_member
 from fakeservice.projects.models import Project, create_project, projects
@@ -26,11 +26,7 @@ if TYPE_CHECKING:
 
 
 def _when(value: Any) -> dt.datetime:
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
-    return parse_iso(str(value))
+    return as_time(value)
 
 
 def _date(value: Any) -> dt.date | None:

@@ -48,3 +48,14 @@ def test_bad_deploy_tokens_are_scenario_errors() -> None:
         FakeService(yaml.safe_load(YAML_WORLD.replace("acme-pull", "vault-pull")))
     with pytest.raises(ScenarioError, match="can contain only"):
         FakeService(yaml.safe_load(YAML_WORLD.replace("username: puller", "username: 'pull er'")))
+
+
+@pytest.mark.parametrize(
+    "written", ["2030-01-01 08:00:00", "2030-01-01T08:00:00", "2030-01-01 09:00:00+01:00"]
+)
+def test_an_expiry_without_a_zone_is_utc(written: str) -> None:
+    world = yaml.safe_load(YAML_WORLD.replace("2030-01-01T00:00:00Z", written))
+    svc = track(FakeService(world))
+    listed = call(svc, "GET", "/deploy_tokens")
+    assert listed.status == 200
+    assert listed.json()[0]["expires_at"] == "2030-01-01T08:00:00Z"
