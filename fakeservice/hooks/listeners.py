@@ -1,10 +1,11 @@
 """What the hooks area hears from the others, turned into queued deliveries: pushes
 (``REFS_MOVED``), merge request events and changes, issue, note, release and wiki page
-events (``RECORD_EVENT``), CI job transitions and the deployments they move."""
+and emoji events (``RECORD_EVENT``), CI job transitions and the deployments they move."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from fakeservice.ci.models import Job, pipelines
@@ -14,6 +15,7 @@ from fakeservice.hooks.emit import base_url, emit, wants
 from fakeservice.hooks.payloads.ci import job_payload
 from fakeservice.hooks.payloads.common import project_of, user_of
 from fakeservice.hooks.payloads.deployments import deployment_payload
+from fakeservice.hooks.payloads.emoji import emoji_payload
 from fakeservice.hooks.payloads.issues import changes_payload, issue_payload
 from fakeservice.hooks.payloads.merge_requests import merge_request_payload
 from fakeservice.hooks.payloads.notes import note_payload
@@ -23,6 +25,7 @@ from fakeservice.hooks.payloads.wiki import wiki_payload
 from fakeservice.hooks.pipelines import announce_pipeline, touch
 from fakeservice.issues.models import issues
 from fakeservice.merge_requests.models import merge_requests
+from fakeservice.notes.models import notes
 from fakeservice.repository import protected
 from fakeservice.repository.models import RefChange
 
@@ -128,32 +131,58 @@ def _note(store: Store, project: Any, note: Any, user: Any, now: dt.datetime) ->
     )
 
 
-def _wiki_page(
-    store: Store, wiki: Any, page: Any, action: str, user_id: int | None, now: Any
-) -> None:
+Target = tuple[Any, str, Callable[[str], dict[str, Any]]]  # project, trigger, payload
+
+
+def _wiki_page(store: Store, record: Any, action: str, user: Any) -> Target | None:
+    wiki, page = record
     owner_kind, _, owner_id = wiki.key.partition(":")
     project = project_of(store, int(owner_id)) if owner_kind == "project" else None
     if project is None:
-        return
-    user = user_of(store, user_id)
-    emit(
-        store,
+        return None
+    return (
         project,
         "wiki_page_hooks",
         lambda url: wiki_payload(store, project, wiki, page, action, user, url),
-        now,
     )
+
+
+AWARDABLES = {"Issue": issues, "MergeRequest": merge_requests, "Note": notes}
+
+
+def _emoji(store: Store, award: Any, _action: str, user: Any) -> Target | None:
+    table = AWARDABLES.get(award.awardable_type)
+    awarded = table(store).get(award.awardable_id) if table is not None else None
+    project = project_of(store, getattr(awarded, "project_id", None))
+    if project is None:
+        return None
+    return (
+        project,
+        "emoji_hooks",
+        lambda url: emoji_payload(store, project, award, awarded, user, url),
+    )
+
+
+# records that do not carry their project: where their event goes
+WITHOUT_PROJECT: dict[str, Callable[[Store, Any, str, Any], Target | None]] = {
+    "WikiPage": _wiki_page,
+    "AwardEmoji": _emoji,
+}
 
 
 def record_event(
     store: Store, kind: str, record: Any, action: str, user_id: int | None, now: Any
 ) -> None:
-    if kind == "WikiPage":
-        if base_url(store) is not None:
-            _wiki_page(store, record[0], record[1], action, user_id, now)
+    if base_url(store) is None:
+        return
+    locate = WITHOUT_PROJECT.get(kind)
+    if locate is not None:
+        target = locate(store, record, action, user_of(store, user_id))
+        if target is not None:
+            emit(store, target[0], target[1], target[2], now)
         return
     project = project_of(store, getattr(record, "project_id", None))
-    if project is None or base_url(store) is None:
+    if project is None:
         return
     user = user_of(store, user_id)
     if kind == "Issue" and action in ISSUE_ACTIONS:

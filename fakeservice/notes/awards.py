@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import NotFound
+from fakeservice.core.events import announce
 from fakeservice.core.store import Selection, Store, Table
 from fakeservice.notes.emoji_names import ALIASES, NAMES
 
@@ -102,7 +103,7 @@ def add(
     if table.by("award", (kind, awardable_id, user_id, emoji)) is not None:
         raise NotFound("Award Emoji Name has already been taken")
     record = AwardEmoji(store.next_id("award_emoji"), emoji, user_id, kind, awardable_id, now, now)
-    return table.insert(record)
+    return announce(store, "AwardEmoji", table.insert(record), "award", user_id, now)
 
 
 def ensure(
