@@ -82,8 +82,22 @@ class Outbox:
         if self._depth() == 0:
             self.flush_soon()
 
+    def _has_work(self) -> bool:
+        """Whether a flush would do anything: pipelines to settle, or queued deliveries
+        that may go. Most requests queue nothing, and then neither the flush nor a wake
+        of the worker thread (a thread switch per request when served) is paid."""
+        if self.touched_pipelines:
+            return True
+        with self.store.lock:
+            if dv.deliveries(self.store).select("queued", [dv.QUEUED]).count(cap=1) == 0:
+                return False
+            manual = instance(self.store).background_mode == "manual"
+        return not manual or self._release_all or bool(self._released)
+
     def flush_soon(self) -> None:
         """Send now, or hand over to the worker when an event loop runs in this thread."""
+        if not self._has_work():
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
