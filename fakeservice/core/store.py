@@ -470,6 +470,10 @@ class Table(Generic[R]):
         sindex = self.sorted[index]
         return Selection(self, [sindex.part(k) for k in keys], where=where, reverse=reverse)
 
+    def size(self, index: str, key: Hashable) -> int:
+        """How many records the partition ``key`` of ``index`` holds (no selection made)."""
+        return len(self.sorted[index].part(key))
+
     def ordered(
         self, records: Iterable[R], sort: Callable[[R], SortKey], *, reverse: bool = False
     ) -> Selection[R]:

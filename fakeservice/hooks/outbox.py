@@ -89,7 +89,7 @@ class Outbox:
         if self.touched_pipelines:
             return True
         with self.store.lock:
-            if dv.deliveries(self.store).select("queued", [dv.QUEUED]).count(cap=1) == 0:
+            if not dv.deliveries(self.store).size("queued", dv.QUEUED):
                 return False
             manual = instance(self.store).background_mode == "manual"
         return not manual or self._release_all or bool(self._released)
