@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from fakeservice.core.clock import CLOCK_MODES, Clock, ClockError, iso, parse_iso
+from fakeservice.core.clock import CLOCK_MODES, Clock, ClockError, as_time, iso
 
 
 def clock_info(clock: Clock) -> dict[str, Any]:
@@ -25,16 +25,12 @@ def clock_info(clock: Clock) -> dict[str, Any]:
 
 def as_datetime(value: Any) -> dt.datetime:
     """A datetime from a datetime, a date or an ISO 8601 string (UTC when no offset)."""
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
-    if isinstance(value, str):
-        try:
-            return parse_iso(value)
-        except ValueError as exc:
-            raise ClockError(f"{value!r} is not an ISO 8601 time") from exc
-    raise ClockError(f"{value!r} is not a time")
+    if not isinstance(value, dt.date | str):
+        raise ClockError(f"{value!r} is not a time")
+    try:
+        return as_time(value)
+    except ValueError as exc:
+        raise ClockError(f"{value!r} is not an ISO 8601 time") from exc
 
 
 def reconfigure(clock: Clock, mode: str | None = None, start: Any = None) -> None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.core.errors import ApiError
 from fakeservice.epics import models
 from fakeservice.epics.machines import EPIC_MACHINE
@@ -111,7 +111,7 @@ def _load_one(
             fields[f"{kind}_date_fixed"] = _date(value, f"{where}.{kind}_date_fixed")
             fields[f"{kind}_date_is_fixed"] = True
     if spec.get("created_at") is not None:
-        fields["created_at"] = parse_iso(str(spec["created_at"]))
+        fields["created_at"] = as_time(spec["created_at"])
     now = service.clock.now()
     try:
         epic = models.create_epic(

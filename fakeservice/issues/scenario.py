@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.core.errors import ApiError
 from fakeservice.issues import models
 from fakeservice.labels import models as labels
@@ -97,7 +97,7 @@ def load_issues(service: FakeService, project: Any, value: Any, where: str) -> N
                 ),
                 milestone_id=milestone_of(service, project, spec.get("milestone"), here),
                 confidential=bool(spec.get("confidential")),
-                created_at=parse_iso(str(created)) if created is not None else None,
+                created_at=as_time(created) if created is not None else None,
             )
         except ApiError as error:
             raise ScenarioError([(here, api_message(error))]) from error

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.projects.models import Project
 from fakeservice.releases import models
 from fakeservice.repository.models import read_repository
@@ -66,7 +66,7 @@ def load(service: FakeService, project: Project, value: Any, where: str) -> None
             description=spec.get("description"),
             author_id=author_id,
             now=now,
-            released_at=parse_iso(str(released)) if released is not None else None,
+            released_at=as_time(released) if released is not None else None,
             link_fields=[
                 {
                     "name": str(link["name"]),

@@ -31,7 +31,7 @@ import datetime as dt
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from fakeservice.core.clock import parse_iso
+from fakeservice.core.clock import as_time
 from fakeservice.core.errors import ApiError
 from fakeservice.projects.models import Project
 from fakeservice.repository import protected, protected_tags
@@ -143,9 +143,7 @@ def _content(value: Any) -> bytes:
 
 
 def _instant(value: Any) -> dt.datetime:
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-    return parse_iso(str(value))
+    return as_time(value)
 
 
 def _author(service: FakeService, project: Project, username: Any, where: str) -> User:
