@@ -28,7 +28,7 @@ from fakeservice.merge_requests.router import api
 from fakeservice.merge_requests.routes import IID, ONE, PROJECT_ID, render_single
 from fakeservice.merge_requests.views import commit_view, diff_view, item_view, subscribed
 from fakeservice.projects.lookup import access_level
-from fakeservice.projects.models import projects
+from fakeservice.projects.models import Project
 from fakeservice.projects.views import project_identity
 from fakeservice.repository.access import can_push_branch
 from fakeservice.repository.models import read_repository
@@ -136,13 +136,10 @@ def cancel_merge_when_pipeline_succeeds(ctx: Context) -> Any:
     return render_single(ctx, project, record)
 
 
-@api.put(
-    ONE + "/rebase", params=(PROJECT_ID, IID, Param("skip_ci", BOOL)), auth=REQUIRED, status=202
-)
-def rebase_merge_request(ctx: Context) -> Any:
-    """Rebase the source branch on the target (202; completes on the clock)."""
-    _, record = access.merge_request(ctx)
-    source = projects(ctx.store).get(record.source_project_id)
+def _source_to_push(ctx: Context, record: models.MergeRequest) -> Project:
+    """The merge request's source project (the fork for one from a fork), when the caller
+    may push its source branch (403 otherwise, and when the source project is gone)."""
+    source = operations.source_project(ctx.store, record)
     if source is None:
         raise Forbidden()
     repo = read_repository(ctx.store, source)
@@ -150,6 +147,16 @@ def rebase_merge_request(ctx: Context) -> Any:
         ctx.store, source, repo, record.source_branch, access_level(ctx, source)
     ):
         raise Forbidden()
+    return source
+
+
+@api.put(
+    ONE + "/rebase", params=(PROJECT_ID, IID, Param("skip_ci", BOOL)), auth=REQUIRED, status=202
+)
+def rebase_merge_request(ctx: Context) -> Any:
+    """Rebase the source branch on the target (202; completes on the clock)."""
+    _, record = access.merge_request(ctx)
+    _source_to_push(ctx, record)
     if record.rebase_in_progress:
         raise Conflict("Rebase task canceled: Another rebase is already in progress")
     models.change(ctx.store, record, None, merge_user_id=ctx.user.id)
@@ -227,13 +234,10 @@ def merge_request_pipelines(ctx: Context) -> Any:
 @api.post(ONE + "/pipelines", params=(PROJECT_ID, IID), auth=REQUIRED)
 def create_merge_request_pipeline(ctx: Context) -> Any:
     """A ``merge_request_event`` pipeline from the CI file at the source head (201)."""
-    project, record = access.merge_request(ctx)
-    source = pipelines.source_project(ctx.store, project, record)  # a fork's runs in the fork
-    repo = read_repository(ctx.store, source)
-    if not can_push_branch(
-        ctx.store, source, repo, record.source_branch, access_level(ctx, source)
-    ):
-        raise Forbidden()
+    _, record = access.merge_request(ctx)
+    # a merge request from a fork runs it in the fork, from the fork's CI file, as the
+    # service does by default (the fork's runners and variables, not the target's)
+    source = _source_to_push(ctx, record)
     if record.state != "opened":
         raise BadRequest("Merge request is not open")
     pipeline = pipelines.create(ctx.store, source, record, ctx.user.id, ctx.now)

@@ -105,9 +105,14 @@ def from_fork(record: MergeRequest) -> bool:
     return record.source_project_id != record.project_id
 
 
+def source_project(store: Store, record: MergeRequest) -> Project | None:
+    """The merge request's source project: the fork for one from a fork (None when gone)."""
+    return projects(store).get(record.source_project_id)
+
+
 def source_repo(store: Store, record: MergeRequest) -> Repository | None:
     """The repository of the merge request's source project (None when it is gone)."""
-    source = projects(store).get(record.source_project_id)
+    source = source_project(store, record)
     return read_repository(store, source) if source is not None else None
 
 
@@ -348,7 +353,7 @@ def perform_merge(
 def _remove_source_branch(store: Store, record: MergeRequest, user: User, now: dt.datetime) -> None:
     """Delete the merged source branch (in the fork for a merge request from a fork, when
     the user may write there), unless it is its repository's default branch."""
-    source = projects(store).get(record.source_project_id)
+    source = source_project(store, record)
     if source is None:
         return
     if from_fork(record) and project_role(store, user, source, now) < DEVELOPER:

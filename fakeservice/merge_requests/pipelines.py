@@ -12,7 +12,7 @@ from fakeservice.ci.pipelines import creation
 from fakeservice.core.store import Store
 from fakeservice.merge_requests import gitops, operations
 from fakeservice.merge_requests.models import MergeRequest, change, waiting_for_pipelines
-from fakeservice.projects.models import Project, projects
+from fakeservice.projects.models import Project
 from fakeservice.users.models import users
 
 SUCCESS = "success"
@@ -40,20 +40,11 @@ def head_pipeline(store: Store, record: MergeRequest) -> Pipeline | None:
     return None
 
 
-def source_project(store: Store, project: Project, record: MergeRequest) -> Project:
-    """The project a merge request's pipelines run in: its source project, so a merge
-    request from a fork runs them in the fork, from the fork's CI file, as the service
-    does by default (the fork's runners and variables, not the target's)."""
-    if record.source_project_id == project.id:
-        return project
-    return projects(store).rows[record.source_project_id]
-
-
 def create(
     store: Store, source: Project, record: MergeRequest, user_id: int, now: dt.datetime
 ) -> Pipeline:
     """A ``merge_request_event`` pipeline at the head of the merge request's source
-    branch in ``source`` (:func:`source_project`; 400 without a CI file)."""
+    branch in ``source``, its source project (400 without a CI file)."""
     pipeline = creation.create_for_ref(
         store, source, record.source_branch, source="merge_request_event", user_id=user_id, now=now
     )
