@@ -395,7 +395,6 @@ class Table(Generic[R]):
         return record if record is not None and unique.holds(key, record) else None
 
     def update(self, record: R, **changes: Any) -> R:
-        TrackedMap.writes += 1  # a record changed in place: a write all the same
         olds = [index.key(record) for index in self.unique.values()]
         for attr, value in changes.items():
             setattr(record, attr, value)
@@ -405,7 +404,7 @@ class Table(Generic[R]):
         """Bring every index in step with ``record`` after it changed (each sorted index
         keeps what it stored, so only the entries that moved are touched; ``olds`` are
         the record's unique keys before the change, see :meth:`update`)."""
-        TrackedMap.writes += 1
+        TrackedMap.writes += 1  # a record changed in place: a write all the same
         if record.id not in self.rows:  # type: ignore[attr-defined]
             self._unindex(record.id, record)  # type: ignore[attr-defined]
             self._index(record)
