@@ -84,7 +84,9 @@ def check(
     elif not KEY_FORMAT.match(key):
         errors["key"] = [KEY_MESSAGE]
     value = merged.get("value")
-    if merged.get("masked") and not MASKABLE.match(str(value or "")):
+    if value is None:
+        errors["value"] = ["can't be blank"]
+    elif merged.get("masked") and not MASKABLE.match(str(value)):
         errors["value"] = ["is invalid"]
     scope = merged.get("environment_scope") or "*"
     other = find(store, owner, key, scope) if key else None

@@ -13,7 +13,7 @@ from typing import Any
 from fakeservice.ci import variables_models as model
 from fakeservice.ci.router import api
 from fakeservice.ci.variables_models import VARIABLE_TYPES, Owner, Variable
-from fakeservice.core.errors import NotFound, ValidationFailed
+from fakeservice.core.errors import NotFound
 from fakeservice.groups.lookup import find_group_or_404, require_group_access
 from fakeservice.members.models import MAINTAINER
 from fakeservice.projects.lookup import project_with_role
@@ -122,9 +122,9 @@ def _declare(
     )
     def create_variable(ctx: Context) -> Any:
         found = owner(ctx)
-        if ctx.params.get("value") is None:  # a JSON null reaches the model's validation
-            raise ValidationFailed({"value": ["can't be blank"]})
-        return view(model.create(ctx.store, found, key=ctx.params["key"], **_given(ctx, names)))
+        given = _given(ctx, names)
+        given["value"] = ctx.params["value"]  # a JSON null reaches the model's validation
+        return view(model.create(ctx.store, found, key=ctx.params["key"], **given))
 
     @api.put(
         f"{base}/:key",
