@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 
-.PHONY: venv serve test lint bench openapi-record
+.PHONY: venv serve test lint bench openapi-record verify-answers
 
 $(BIN)/fakeservice: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ test: lint
 
 bench: venv
 	$(BIN)/python bench/run.py
+
+# The whole suite once more with every service keeping answers in-process too, but
+# serving none: a kept answer that running its request again contradicts (a read that
+# changed state in place, outside the store) fails the test (fakeservice/web/answers.py).
+verify-answers: venv
+	FAKESERVICE_VERIFY_ANSWERS=1 $(BIN)/python -m pytest -n 2 -p no:randomly tests
 
 # Record what every operation answers over the whole suite (and a wider fuzz) into
 # fakeservice/web/schemas/observed.json. Test outcomes are ignored here (a stale

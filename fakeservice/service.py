@@ -27,10 +27,10 @@ from fakeservice.core.clock import Clock
 from fakeservice.core.packing import packed, unpacked
 from fakeservice.core.store import Store
 from fakeservice.dashboard.events import EventHub
+from fakeservice.web.answers import AnswerCache
 from fakeservice.web.app import build_app
 from fakeservice.web.auth import Caller
 from fakeservice.web.cors import CorsSettings
-from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import Request, Response
 from fakeservice.web.vendor_headers import set_header_prefix
 
@@ -100,6 +100,7 @@ class FakeService:
         self._after: list[AfterHook] = []
         self._catch_up: CatchUp | None = None
         self.events = EventHub(self)
+        self.answers = AnswerCache(self)
         self.app = build_app(self)
         self.composition.extend(self)
         self.scenario_source = scenario
@@ -337,7 +338,7 @@ class FakeService:
 
     # -- in-process requests -------------------------------------------------------------
     def handle(self, request: Request) -> Response:
-        return dispatch(self, request)
+        return self.answers.handle(request)
 
     def request(
         self,

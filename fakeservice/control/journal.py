@@ -59,6 +59,17 @@ class JournalEntry:
         }
 
 
+Kept = JournalEntry | tuple[int, JournalEntry]  # an entry, or (seq, entry) repeated
+
+
+def _made(kept: Kept) -> JournalEntry:
+    """The entry kept in the ring (a repeat is made an entry of its own)."""
+    if isinstance(kept, JournalEntry):
+        return kept
+    seq, entry = kept
+    return attrs.evolve(entry, seq=seq)
+
+
 def decode_body(request: Request) -> Any:
     """The request body as data: JSON, form fields, multipart (files summarised) or text."""
     raw = request.body
@@ -92,7 +103,7 @@ class Journal:
 
     def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
         self._lock = threading.Lock()
-        self._entries: deque[JournalEntry] = deque(maxlen=_checked(capacity))
+        self._entries: deque[Kept] = deque(maxlen=_checked(capacity))
         self._seq = 0
         self._listeners: list[JournalListener] = []
         self._dropped = 0
@@ -147,12 +158,30 @@ class Journal:
                 sudo_by=sudo_by,
                 dropped=dropped,
             )
-            if len(self._entries) == self._entries.maxlen:
-                self._dropped += 1
-            self._entries.append(entry)
+            self._append(entry)
         for listener in self._listeners:
             listener(entry)
         return entry
+
+    def repeat(self, entry: JournalEntry) -> None:
+        """Record the same request with the same answer as ``entry`` once more (an answer
+        served again, see :mod:`fakeservice.web.answers`): an entry with the next ``seq``
+        and every other field equal. It is kept as ``(seq, entry)`` and made a
+        :class:`JournalEntry` when read (this is on the fake's fastest path)."""
+        with self._lock:
+            self._seq += 1
+            again: Kept = (self._seq, entry)
+            self._append(again)
+        if self._listeners:
+            made = _made(again)
+            for listener in self._listeners:
+                listener(made)
+
+    def _append(self, entry: Kept) -> None:
+        """Keep ``entry`` (the lock held), forgetting the oldest one when full."""
+        if len(self._entries) == self._entries.maxlen:
+            self._dropped += 1
+        self._entries.append(entry)
 
     def entries(
         self,
@@ -169,7 +198,7 @@ class Journal:
             snapshot = list(self._entries)
         return [
             entry
-            for entry in snapshot
+            for entry in map(_made, snapshot)
             if pattern.matches(entry.method, entry.path)
             and (wanted_user is None or (entry.user or "").lower() == wanted_user)
             and (status is None or entry.status == status)
@@ -188,11 +217,11 @@ class Journal:
         """The newest ``count`` entries, oldest first."""
         with self._lock:
             newest = list(itertools.islice(reversed(self._entries), count))
-        return newest[::-1]
+        return [_made(kept) for kept in reversed(newest)]
 
     def last(self) -> JournalEntry | None:
         with self._lock:
-            return self._entries[-1] if self._entries else None
+            return _made(self._entries[-1]) if self._entries else None
 
     def clear(self) -> None:
         with self._lock:
@@ -204,7 +233,7 @@ class Journal:
 
     def __iter__(self) -> Iterator[JournalEntry]:
         with self._lock:
-            return iter(list(self._entries))
+            return iter(list(map(_made, self._entries)))
 
 
 def _checked(capacity: int) -> int:

@@ -107,7 +107,7 @@ class ControlPlane:
             acting = token_owner(self.service.store, request)
         user = acting.username if acting is not None else None
         sudo_by = caller.sudo_by.username if caller.sudo_by is not None else None
-        self.journal.record(
+        response.recorded = self.journal.record(
             request,
             status=response.status,
             time=iso(self.service.clock.now()) or "",

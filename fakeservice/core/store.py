@@ -22,7 +22,6 @@ import heapq
 import itertools
 import pickle
 import sys
-import threading
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -30,6 +29,7 @@ from sortedcontainers import SortedList
 
 from fakeservice.core.parts import SMALL_LIMIT, BigPart, Part, SmallPart, new_part
 from fakeservice.core.rollback import rollback_extras, rollback_table
+from fakeservice.core.storelock import StoreLock
 from fakeservice.core.tracking import TrackedExtras, TrackedMap, rows_map
 
 R = TypeVar("R")
@@ -606,7 +606,7 @@ class Store:
     """All the service's state: tables, sequences and area extras, behind one re-entrant lock."""
 
     def __init__(self) -> None:
-        self.lock = threading.RLock()
+        self.lock = StoreLock()
         self.tables: dict[str, Table[Any]] = {}
         self.sequences: dict[str, int] = {}
         self.iids: TrackedMap = TrackedMap()

@@ -108,6 +108,8 @@ class Response:
     delay: float = 0.0
     # For HEAD: the length the GET body would have had (sent as Content-Length).
     head_length: int | None = None
+    # The request journal's entry for this answer (set by the control plane).
+    recorded: Any = attrs.field(default=None, eq=False, repr=False)
 
     def header(self, name: str) -> str | None:
         lname = name.lower()

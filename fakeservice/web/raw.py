@@ -18,6 +18,7 @@ from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from fakeservice.web.answers import Answer
 from fakeservice.web.dispatch import dispatch
 from fakeservice.web.http import MAX_BODY_BYTES, Request
 
@@ -50,6 +51,14 @@ class RawDispatch:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
+        answers = self.service.answers
+        key, found = answers.find(scope, scope.get(ROOT_KEY) or "")
+        if found is not None:
+            # a copy: middleware (CORS, compression...) may add to the list it is sent
+            headers = list(found.headers)
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": found.body})
+            return
         body = bytearray()
         # a request that announces no body (no Content-Length, no Transfer-Encoding, as
         # most reads) has none: the server is not asked for it (which would make it resume
@@ -65,7 +74,10 @@ class RawDispatch:
             if not message.get("more_body"):
                 break
         request = to_request(scope, bytes(body))
-        response = dispatch(self.service, request)
+        if key is None:
+            response, token = dispatch(self.service, request), None
+        else:
+            response, token = answers.read(request)
         if response.delay:
             await asyncio.sleep(response.delay)
         headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in response.headers]
@@ -84,6 +96,9 @@ class RawDispatch:
             and not any(k == b"content-length" for k, _ in headers)
         ):
             headers.append((b"content-length", str(length).encode()))
+        if token is not None:
+            answer = Answer(response.status, list(headers), response.body, response.recorded)
+            answers.keep(key, token, answer)
         await send({"type": "http.response.start", "status": response.status, "headers": headers})
         await send({"type": "http.response.body", "body": response.body})
 
