@@ -1,0 +1,51 @@
+"""The object store: every git object as raw bytes by hex id, wrapped for dulwich."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+from dulwich.object_store import MemoryObjectStore
+from dulwich.objects import ShaFile
+
+
+class ObjectStore(MemoryObjectStore):
+    """A dulwich object store over ``raw``: hex sha -> (type number, raw bytes).
+
+    Objects are parsed on demand, so reading is cheap, and pickling copies only bytes.
+    """
+
+    def __init__(self, raw: dict[bytes, tuple[int, bytes]] | None = None) -> None:
+        super().__init__()
+        self.raw: dict[bytes, tuple[int, bytes]] = raw if raw is not None else {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ObjectStore, (self.raw,))
+
+    def contains_loose(self, sha: Any) -> bool:
+        return self._to_hexsha(sha) in self.raw
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(list(self.raw))
+
+    def get_raw(self, name: Any) -> tuple[int, bytes]:
+        return self.raw[self._to_hexsha(name)]
+
+    def __getitem__(self, name: Any) -> ShaFile:
+        hexsha = self._to_hexsha(name)
+        type_num, data = self.raw[hexsha]
+        return ShaFile.from_raw_string(type_num, data, sha=hexsha)
+
+    def __delitem__(self, name: Any) -> None:
+        del self.raw[self._to_hexsha(name)]
+        self._invalidate_peel_cache()
+
+    def add_object(self, obj: ShaFile) -> None:
+        self.raw[obj.id] = (obj.type_num, obj.as_raw_string())
+
+
+def blob_id(content: bytes) -> str:
+    """The id git gives a blob with this content (``git hash-object``)."""
+    header = b"blob %d\0" % len(content)
+    return hashlib.sha1(header + content, usedforsecurity=False).hexdigest()
