@@ -39,7 +39,8 @@ ACTIONS = ("create", "update", "delete", "move", "chmod")
 ActionKind = Literal["create", "update", "delete", "move", "chmod"]
 ApiFlavour = Literal["files", "commits"]
 
-CACHE_LIMIT = 200_000
+CACHE_LIMIT = 200_000  # parsed commits and commit links
+TREE_CACHE_LIMIT = 20_000  # parsed small trees (a chunked tree is never kept parsed)
 
 Entry = tuple[int, bytes]  # (mode, hex sha) of one tree entry
 Path = tuple[bytes, ...]

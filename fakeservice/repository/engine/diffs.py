@@ -80,14 +80,9 @@ class Diffs(History):
         self, old: bytes | None, new: bytes | None, prefix: bytes
     ) -> Iterator[tuple[bytes, Entry | None, Entry | None]]:
         """(path, old entry, new entry) for each changed file, in path order."""
-        if old == new:
-            return
-        before = self._tree(old) if old else {}
-        after = self._tree(new) if new else {}
-        for name in sorted(set(before) | set(after)):
-            a, b = before.get(name), after.get(name)
-            if a == b:
-                continue
+        changes = self._tree_diff(old, new)
+        for name in sorted(changes):
+            a, b = changes[name]
             path = join_path(prefix, name)
             a_dir = a is not None and a[0] == MODE_DIR
             b_dir = b is not None and b[0] == MODE_DIR

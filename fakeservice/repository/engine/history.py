@@ -60,7 +60,8 @@ class History(Refs):
     def _build_mark(self, sha: bytes, parents: list[bytes]) -> lastchange.Node:
         root = (MODE_DIR, self._graph(sha)[0])
         below = [((MODE_DIR, self._graph(p)[0]), self._marks[p]) for p in parents]
-        return lastchange.build(sha, root, below, self._tree)
+        reads = lastchange.Reads(self._tree, self._tree_get, self._tree_diff)
+        return lastchange.build(sha, root, below, reads)
 
     def _walk(
         self, starts: Iterable[bytes], parts: Path | None, first_parent: bool

@@ -1,4 +1,4 @@
-"""The object store: every git object as raw bytes by hex id, wrapped for dulwich."""
+"""The object store: the object table (every git object by hex id), wrapped for dulwich."""
 
 from __future__ import annotations
 
@@ -9,16 +9,19 @@ from typing import Any
 from dulwich.object_store import MemoryObjectStore
 from dulwich.objects import ShaFile
 
+from fakeservice.repository.engine.table import ObjectTable
+
 
 class ObjectStore(MemoryObjectStore):
     """A dulwich object store over ``raw``: hex sha -> (type number, raw bytes).
 
     Objects are parsed on demand, so reading is cheap, and pickling copies only bytes.
+    A plain ``dict`` (a snapshot from before the table) is taken into a table.
     """
 
-    def __init__(self, raw: dict[bytes, tuple[int, bytes]] | None = None) -> None:
+    def __init__(self, raw: ObjectTable | dict[bytes, tuple[int, bytes]] | None = None) -> None:
         super().__init__()
-        self.raw: dict[bytes, tuple[int, bytes]] = raw if raw is not None else {}
+        self.raw = raw if isinstance(raw, ObjectTable) else ObjectTable(raw)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (ObjectStore, (self.raw,))

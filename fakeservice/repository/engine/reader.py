@@ -5,14 +5,17 @@ cleared when they grow past a bound, and left out of snapshots."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dulwich.objects import Commit, parse_tree
 
 from fakeservice.core.errors import NotFound, or_404
+from fakeservice.repository.engine.chunks import ChunkedTree, TreeData, chunks_of, parsed
 from fakeservice.repository.engine.constants import (
     CACHE_LIMIT,
     MODE_DIR,
+    TREE_CACHE_LIMIT,
     TYPE_COMMIT,
-    TYPE_TREE,
     Entry,
     Path,
 )
@@ -30,21 +33,70 @@ class ObjectReader:
     _default_branch: str
 
     def _init_caches(self) -> None:
-        self._trees: dict[bytes, dict[bytes, Entry]] = {}
+        self._trees: dict[bytes, dict[bytes, Entry]] = {}  # small trees only
         self._commits: dict[bytes, CommitInfo] = {}
         self._links: dict[bytes, tuple[bytes, tuple[bytes, ...]]] = {}
 
-    def _tree(self, sha: bytes) -> dict[bytes, Entry]:
+    def _tree(self, sha: bytes) -> Mapping[bytes, Entry]:
+        """Every entry of a tree by name. A small tree's parse is cached (by id, bounded);
+        a chunked (large) tree is parsed afresh, never kept whole per version."""
         cached = self._trees.get(sha)
-        if cached is None:
-            kind, data = self._store.raw[sha]
-            if kind != TYPE_TREE:
-                raise ValueError(f"{sha!r} is not a tree")
-            cached = {name: (mode, hexsha) for name, mode, hexsha in parse_tree(data, 20)}
-            if len(self._trees) > CACHE_LIMIT:
-                self._trees.clear()
-            self._trees[sha] = cached
+        if cached is not None:
+            return cached
+        data = self._store.raw.tree(sha)
+        if isinstance(data, ChunkedTree):
+            return parsed(data)
+        cached = {name: (mode, hexsha) for name, mode, hexsha in parse_tree(data, 20)}
+        if len(self._trees) > TREE_CACHE_LIMIT:
+            self._trees.clear()
+        self._trees[sha] = cached
         return cached
+
+    def _tree_data(self, sha: bytes) -> TreeData:
+        """A tree as stored: raw bytes, or chunks for a large one."""
+        return self._store.raw.tree(sha)
+
+    def _tree_get(self, sha: bytes, name: bytes) -> Entry | None:
+        """One entry of a tree (a chunked tree reads the chunk where ``name`` sorts)."""
+        cached = self._trees.get(sha)
+        if cached is not None:
+            return cached.get(name)
+        data = self._store.raw.tree(sha)
+        if isinstance(data, ChunkedTree):
+            return data.lookup(name)
+        return self._tree(sha).get(name)
+
+    def _tree_diff(
+        self, old: bytes | None, new: bytes | None
+    ) -> dict[bytes, tuple[Entry | None, Entry | None]]:
+        """The names whose entries differ between two trees (None: no tree), with the
+        old and new entry; chunks the two trees share are skipped unread."""
+        if old == new:
+            return {}
+        before = self._store.raw.tree(old) if old else b""
+        after = self._store.raw.tree(new) if new else b""
+        shared = set(chunks_of(before)) & set(chunks_of(after))
+        a = self._tree_rest(old, before, shared)
+        b = self._tree_rest(new, after, shared)
+        return {
+            name: (a.get(name), b.get(name))
+            for name in a.keys() | b.keys()
+            if a.get(name) != b.get(name)
+        }
+
+    def _tree_rest(
+        self, sha: bytes | None, data: TreeData, shared: set[bytes]
+    ) -> Mapping[bytes, Entry]:
+        if sha is None or not data:
+            return {}
+        if isinstance(data, bytes):
+            return {} if data in shared else self._tree(sha)
+        return {
+            name: (mode, hexsha)
+            for chunk in data.chunks
+            if chunk not in shared
+            for name, mode, hexsha in parse_tree(chunk, 20)
+        }
 
     def _commit(self, sha: bytes) -> CommitInfo | None:
         cached = self._commits.get(sha)
@@ -106,7 +158,7 @@ class ObjectReader:
         for name in parts:
             if entry[0] != MODE_DIR:
                 return None
-            found = self._tree(entry[1]).get(name)
+            found = self._tree_get(entry[1], name)
             if found is None:
                 return None
             entry = found

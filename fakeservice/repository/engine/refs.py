@@ -117,7 +117,7 @@ class Refs(ObjectReader):
         if target is None:
             return None
         commit = self._peel(target)
-        if self._store.raw.get(target, (0, b""))[0] != TYPE_TAG:
+        if self._store.raw.kind(target) != TYPE_TAG:
             return Tag(name, target.decode(), (commit or target).decode())
         obj = self._store[target]
         assert isinstance(obj, TagObject)
@@ -218,7 +218,7 @@ class Refs(ObjectReader):
     def _abbreviated(self, prefix: bytes) -> bytes | None:
         matches = [
             sha
-            for sha, (kind, _) in self._store.raw.items()
+            for sha, kind in self._store.raw.kinds()
             if kind == TYPE_COMMIT and sha.startswith(prefix)
         ]
         return matches[0] if len(matches) == 1 else None
@@ -226,12 +226,10 @@ class Refs(ObjectReader):
     def _peel(self, sha: bytes) -> bytes | None:
         """Follow tag objects to a commit; None if ``sha`` is missing or not a commit."""
         for _ in range(32):
-            item = self._store.raw.get(sha)
-            if item is None:
-                return None
-            if item[0] == TYPE_COMMIT:
+            kind = self._store.raw.kind(sha)
+            if kind == TYPE_COMMIT:
                 return sha
-            if item[0] != TYPE_TAG:
+            if kind != TYPE_TAG:
                 return None
             obj = self._store[sha]
             assert isinstance(obj, TagObject)

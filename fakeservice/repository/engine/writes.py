@@ -60,14 +60,14 @@ class FileCommits(History):
         """
         parent = self._commit_parent(branch, start_branch, force)
         base = self._info(parent).tree_id.encode() if parent is not None else None
-        editor = TreeEditor(self._tree, base)
+        editor = TreeEditor(self, base)
         for action in actions:
             self._apply(editor, action, parent, api)
         tree = editor.write()
         if not actions or (parent is not None and tree == base):
             raise bad(NO_CHANGES)
-        for sha, item in editor.objects.items():
-            self._store.raw.setdefault(sha, item)
+        for sha, (kind, data) in editor.objects.items():
+            self._store.raw.add(sha, kind, data)
         parents = [parent.decode()] if parent is not None else []
         sha = self.create_commit(
             tree.decode(),
