@@ -1,11 +1,14 @@
 """The in-memory git repository engine: real git objects, refs, file commits and reads.
 
 A :class:`Repository` keeps every object as git would (blob, tree, commit and tag ids are
-the SHA-1s git computes), so ids shown by the API match a real clone. Objects live in a
-plain ``dict`` of raw bytes wrapped as a dulwich object store (see :class:`ObjectStore`),
-which pickles fast and lets the smart HTTP module serve clones and pushes from the very
-same objects. Parsed trees, commits and path histories are cached by object id; objects
-never change, so the caches never need invalidating and are left out of snapshots.
+the SHA-1s git computes), so ids shown by the API match a real clone. Objects live in an
+object table of raw bytes by id (:class:`~fakeservice.repository.engine.table.ObjectTable`)
+wrapped as a dulwich object store (see :class:`ObjectStore`), which pickles fast and lets
+the smart HTTP module serve clones and pushes from the very same objects. A large tree
+is kept as chunks shared between its versions (:mod:`~fakeservice.repository.engine.chunks`),
+so a file commit costs the changed paths' depth, not their directories' width. Parsed
+small trees, commits and path histories are cached by object id; objects never change,
+so the caches never need invalidating and are left out of snapshots.
 
 This module is the facade: :class:`Repository` is composed of the engine's modules
 (:mod:`fakeservice.repository.engine`: object store, cached reads, refs, history, file
@@ -92,6 +95,7 @@ from fakeservice.repository.engine.records import (
     Tag,
     TreeEntry,
 )
+from fakeservice.repository.engine.table import ObjectTable
 from fakeservice.repository.engine.text import commit_title, split_lines
 from fakeservice.repository.engine.writes import FileCommits
 
@@ -207,7 +211,7 @@ class Repository(FileCommits, Blame, Diffs):
         return fork
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self._store = ObjectStore(dict(state["objects"]))
+        self._store = ObjectStore(ObjectTable(state["objects"]))  # a copy, chunks shared
         self._refs = dict(state["refs"])
         self._default_branch = state["default_branch"]
         self._init_caches()

@@ -250,3 +250,16 @@ def test_a_fixed_history_keeps_the_ids_it_had_before_chunking() -> None:
             if e.type == "blob"
         }
         assert reference_tree(model) == commit.tree_id.encode()
+
+
+def test_chunks_stay_chunks_and_shared_through_pickles_and_forks() -> None:
+    repo, _ = start_repo()
+    wide = repo._tree_get(repo.get_commit("main").tree_id.encode(), b"wide")
+    assert wide is not None
+    for other in (pickle.loads(pickle.dumps(repo)), copy.deepcopy(repo)):
+        kept = other._store.raw.tree(wide[1])
+        assert isinstance(kept, chunks.ChunkedTree)
+        assert other.object_store.raw[wide[1]] == repo.object_store.raw[wide[1]]
+        assert other.unchanged_from(repo) and other == repo
+    fork = copy.deepcopy(repo)
+    assert fork._store.raw.tree(wide[1]) is repo._store.raw.tree(wide[1])  # shared, not copied
