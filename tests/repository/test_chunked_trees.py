@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from fakeservice.repository.engine import chunks, hashtrie
 from fakeservice.repository.git import MODE_DIR, MODE_EXEC, MODE_FILE, Action, Repository
+from fakeservice.transfer import bundle
 
 START = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 AUTHOR = {"author_name": "a", "author_email": "a@x.test"}
@@ -263,3 +264,17 @@ def test_chunks_stay_chunks_and_shared_through_pickles_and_forks() -> None:
         assert other.unchanged_from(repo) and other == repo
     fork = copy.deepcopy(repo)
     assert fork._store.raw.tree(wide[1]) is repo._store.raw.tree(wide[1])  # shared, not copied
+
+
+def test_a_bundle_round_trip_keeps_ids_and_chunks() -> None:
+    repo = fixed_history()
+    copied = bundle.read(bundle.write(repo), "main")
+    assert [c.id for c in copied.commits("main")] == FIXED_IDS
+    assert copied == repo
+    wide = copied._tree_get(copied.get_commit("main").tree_id.encode(), b"wide")
+    assert wide is not None
+    assert isinstance(copied._store.raw.tree(wide[1]), chunks.ChunkedTree)
+    more = [Action("create", "wide/n150.txt", b"after\n")]
+    copied.commit("main", more, message="after", when=START, **AUTHOR)
+    repo.commit("main", more, message="after", when=START, **AUTHOR)
+    assert copied.resolve("main") == repo.resolve("main")
