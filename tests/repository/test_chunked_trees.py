@@ -278,3 +278,13 @@ def test_a_bundle_round_trip_keeps_ids_and_chunks() -> None:
     copied.commit("main", more, message="after", when=START, **AUTHOR)
     repo.commit("main", more, message="after", when=START, **AUTHOR)
     assert copied.resolve("main") == repo.resolve("main")
+
+
+def test_a_wide_tree_out_of_order_or_malformed_is_kept_as_it_came() -> None:
+    entries = [chunks.serialise(b"f%03d" % n, (MODE_FILE, b"%040x" % n)) for n in range(200)]
+    for raw in (b"".join(reversed(entries)), b"".join(entries) + b"100644 cut\0abc"):
+        repo = Repository("main")
+        sha = chunks.tree_id(raw)
+        repo.object_store.raw[sha] = (2, raw)
+        assert repo._store.raw.tree(sha) is raw
+        assert repo.object_store.get_raw(sha) == (2, raw)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import binascii
 import bisect
 import hashlib
+import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -59,7 +60,7 @@ class ChunkedTree:
         file and the one where it would sort as a directory."""
         seen: set[int] = set()
         for key in (name, name + b"/"):
-            index = max(bisect.bisect_right(self.keys, key) - 1, 0)
+            index = chunk_index(self.keys, key)
             if index in seen:
                 continue
             seen.add(index)
@@ -70,6 +71,11 @@ class ChunkedTree:
 
 
 TreeData = bytes | ChunkedTree
+
+
+def chunk_index(keys: tuple[bytes, ...], key: bytes) -> int:
+    """The chunk where an entry with sort key ``key`` is (or would go)."""
+    return max(bisect.bisect_right(keys, key) - 1, 0)
 
 
 def raw_of(data: TreeData) -> bytes:
@@ -118,6 +124,8 @@ def split_items(chunk: bytes) -> list[Item]:
         space = chunk.index(b" ", position)
         nul = chunk.index(b"\0", space)
         end = nul + 21
+        if end > size:
+            raise ValueError("truncated tree entry")
         mode = int(chunk[position:space], 8)
         items.append((sort_key(chunk[space + 1 : nul], mode), chunk[position:end]))
         position = end
@@ -125,11 +133,18 @@ def split_items(chunk: bytes) -> list[Item]:
 
 
 def pack(raw: bytes) -> TreeData:
-    """Raw tree bytes as kept: the bytes themselves when small, else chunked."""
+    """Raw tree bytes as kept: the bytes themselves when small, else chunked. A tree that
+    is not well formed or not in git's order (a push may hold one) is kept as it came."""
     if raw.count(b"\0") <= CHUNK_MAX:  # an upper bound on the entry count
         return raw
-    items = split_items(raw)
-    return _assemble([_chunk(run) for run in _pieces(items)]) if len(items) > CHUNK_MAX else raw
+    try:
+        items = split_items(raw)
+    except ValueError:
+        return raw
+    ordered = all(a[0] < b[0] for a, b in itertools.pairwise(items))
+    if len(items) <= CHUNK_MAX or not ordered:
+        return raw
+    return _assemble([_chunk(run) for run in _pieces(items)])
 
 
 def edit(data: TreeData, removed: Iterable[bytes], put: Mapping[bytes, Entry]) -> TreeData:
@@ -142,20 +157,17 @@ def edit(data: TreeData, removed: Iterable[bytes], put: Mapping[bytes, Entry]) -
     keys = data.keys if isinstance(data, ChunkedTree) else (b"",)
     changed = set(removed) | set(put)
 
-    def where(key: bytes) -> int:
-        return max(bisect.bisect_right(keys, key) - 1, 0)
-
     touched: dict[int, list[Item]] = {}
     for name in changed:
         for key in (name, name + b"/"):
-            index = where(key)
+            index = chunk_index(keys, key)
             if index not in touched:
                 touched[index] = split_items(chunks[index])
     for index, items in touched.items():
         touched[index] = [item for item in items if _name_of(item[0]) not in changed]
     for name, entry in put.items():
         key = sort_key(name, entry[0])
-        touched[where(key)].append((key, serialise(name, entry)))
+        touched[chunk_index(keys, key)].append((key, serialise(name, entry)))
     out: list[Item] = []  # (first sort key, chunk)
     index = 0
     while index < len(chunks):
