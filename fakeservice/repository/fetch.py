@@ -24,7 +24,7 @@ def copy_objects(sender: Repository, receiver: Repository, sha: str) -> None:
         key = stack.pop()
         if key in mine or key not in theirs:
             continue
-        mine[key] = theirs[key]
+        mine.adopt(theirs, key)  # as stored: a chunked tree's chunks stay shared
         obj = sender.object_store[key]
         if isinstance(obj, Commit):
             stack.append(obj.tree)

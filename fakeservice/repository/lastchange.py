@@ -3,10 +3,13 @@
 For every commit the repository keeps a *change tree*: a :data:`Node` per path, holding
 the last commit (at or before that commit, following git's history simplification:
 the first parent in which the path is unchanged) that changed the path, and for a
-directory the nodes of its entries. A commit's tree shares every node of its first
-parent for the entries it did not change, so building one costs the changed paths'
-depth (times their directories' width), and reading the last commit of any path costs
-its depth, whatever the length of the history.
+directory the nodes of its entries (a persistent map,
+:mod:`fakeservice.repository.engine.hashtrie`). A commit's tree shares every node of
+its first parent for the entries it did not change, and the map of a changed directory
+is its first parent's with only the changed names replaced, so building one costs the
+changed paths' depth (the changed names found by comparing the trees' chunks, see
+:meth:`Reads.diff`), and reading the last commit of any path costs its depth, whatever
+the length of the history or the width of the directories.
 
 Merges follow the same rule per path: an entry unchanged in its first parent reuses
 that parent's node whole; an entry unchanged only in a later parent takes that
@@ -16,23 +19,47 @@ unchanged for a deeper path).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from fakeservice.repository.engine import hashtrie
 
 Entry = tuple[int, bytes]  # (mode, hex sha)
-Node = tuple[bytes, dict[bytes, "Node"] | None]  # (last commit, entries of a directory)
-ReadTree = Callable[[bytes], dict[bytes, Entry]]
+Node = tuple[bytes, Any]  # (last commit, the entries' nodes of a directory (a trie) or None)
 
 MODE_DIR = 0o040000
 
 
-def build(
-    commit: bytes,
-    entry: Entry,
-    parents: Sequence[tuple[Entry | None, Node | None]],
-    read_tree: ReadTree,
-) -> Node:
+class Reads(NamedTuple):
+    """How the index reads trees: all entries, one entry, and the differing names."""
+
+    entries: Callable[[bytes], Mapping[bytes, Entry]]
+    get: Callable[[bytes, bytes], Entry | None]
+    diff: Callable[[bytes | None, bytes | None], Mapping[bytes, tuple[Entry | None, Entry | None]]]
+
+
+Parents = Sequence[tuple[Entry | None, Node | None]]
+ReadTree = Callable[[bytes], Mapping[bytes, Entry]]
+
+
+def whole_tree_reads(read_tree: ReadTree) -> Reads:
+    """:class:`Reads` over a function giving a tree's every entry (small trees, tests)."""
+
+    def diff(
+        old: bytes | None, new: bytes | None
+    ) -> dict[bytes, tuple[Entry | None, Entry | None]]:
+        a = read_tree(old) if old else {}
+        b = read_tree(new) if new else {}
+        return {n: (a.get(n), b.get(n)) for n in a.keys() | b.keys() if a.get(n) != b.get(n)}
+
+    return Reads(read_tree, lambda sha, name: read_tree(sha).get(name), diff)
+
+
+def build(commit: bytes, entry: Entry, parents: Parents, reads: Reads | ReadTree) -> Node:
     """The node of ``entry`` (a commit's root tree, or a path below it) in ``commit``,
     from the same path's entry and node in each parent (in parent order)."""
+    if not isinstance(reads, Reads):
+        reads = whole_tree_reads(reads)
     last = commit
     for position, (parent_entry, parent_node) in enumerate(parents):
         if parent_entry == entry and parent_node is not None:
@@ -42,18 +69,36 @@ def build(
             break
     if entry[0] != MODE_DIR:
         return (last, None)
-    parent_trees = [
-        (read_tree(p_entry[1]) if p_entry is not None and p_entry[0] == MODE_DIR else {}, p_node)
+    first_entry, first_node = parents[0] if parents else (None, None)
+    if (
+        first_entry is not None
+        and first_entry[0] == MODE_DIR
+        and first_node is not None
+        and first_node[1] is not None
+    ):
+        # unchanged names keep the first parent's nodes: only the changed ones are built
+        changes = reads.diff(first_entry[1], entry[1])
+        updates = {
+            name: None if new is None else build(commit, new, _below(parents, name, reads), reads)
+            for name, (_old, new) in changes.items()
+        }
+        return (last, hashtrie.updated(first_node[1], updates))
+    children = {
+        name: build(commit, child, _below(parents, name, reads), reads)
+        for name, child in reads.entries(entry[1]).items()
+    }
+    return (last, hashtrie.build(children))
+
+
+def _below(parents: Parents, name: bytes, reads: Reads) -> Parents:
+    """Each parent's entry and node for ``name`` below the directory being built."""
+    return [
+        (
+            reads.get(p_entry[1], name) if p_entry is not None and p_entry[0] == MODE_DIR else None,
+            hashtrie.get(p_node[1], name) if p_node is not None and p_node[1] is not None else None,
+        )
         for p_entry, p_node in parents
     ]
-    children: dict[bytes, Node] = {}
-    for name, child in read_tree(entry[1]).items():
-        below = [
-            (tree.get(name), node[1].get(name) if node is not None and node[1] else None)
-            for tree, node in parent_trees
-        ]
-        children[name] = build(commit, child, below, read_tree)
-    return (last, children)
 
 
 def last_commit(node: Node, parts: Sequence[bytes]) -> bytes | None:
@@ -62,7 +107,7 @@ def last_commit(node: Node, parts: Sequence[bytes]) -> bytes | None:
         children = node[1]
         if children is None:
             return None
-        found = children.get(name)
+        found = hashtrie.get(children, name)
         if found is None:
             return None
         node = found

@@ -143,6 +143,33 @@ def test_commits_create_get_and_diff(dev_project: Project) -> None:
     ]
 
 
+def test_a_directory_wider_than_a_chunk(project: Project) -> None:
+    """300 files in one directory (kept as shared chunks): commits, reads, listing, diff."""
+    actions = [
+        {"action": "create", "file_path": f"wide/f{n:03d}.txt", "content": f"{n}\n"}
+        for n in range(300)
+    ]
+    project.commits.create({"branch": "main", "commit_message": "wide", "actions": actions})
+    project.files.create(
+        {
+            "file_path": "wide/f150.5.txt",
+            "branch": "main",
+            "content": "mid\n",
+            "commit_message": "m",
+        }
+    )
+    listed = project.repository_tree(path="wide", ref="main", get_all=True)
+    names = [entry["name"] for entry in listed]
+    assert len(names) == 301 and names[150:152] == ["f150.5.txt", "f150.txt"]
+    file = project.files.get("wide/f150.5.txt", ref="main")
+    assert file.decode() == b"mid\n"
+    head = project.commits.get("main")
+    assert file.last_commit_id == head.id
+    assert project.files.get("wide/f299.txt", ref="main").last_commit_id == head.parent_ids[0]
+    diff = head.diff(get_all=True)
+    assert [(d["new_path"], d["new_file"]) for d in diff] == [("wide/f150.5.txt", True)]
+
+
 def test_branches_and_tags(project: Project) -> None:
     project.branches.create({"branch": "feature/one", "ref": "main"})
     assert [b.name for b in project.branches.list(get_all=True)] == ["feature/one", "main"]

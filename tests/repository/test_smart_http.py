@@ -187,6 +187,35 @@ def test_clone_matches_the_repository(remote: Remote, git_env: dict, tmp_path: P
     git(git_env, work, "fsck", "--strict")
 
 
+def test_wide_chunked_trees_clone_push_and_fetch(
+    remote: Remote, git_env: dict, tmp_path: Path
+) -> None:
+    """A directory wider than a chunk: cloned, pushed to and fetched from with real git."""
+    files = [Action("create", f"wide/f{n:03d}.txt", b"%d\n" % n) for n in range(300)]
+    when = T0 + dt.timedelta(hours=2)
+    remote.repo.commit(
+        "main", files, message="wide", author_name="A", author_email="a@x", when=when
+    )
+    work = clone(remote, git_env, tmp_path)
+    git(git_env, work, "fsck", "--strict")
+    assert len(git(git_env, work, "ls-tree", "HEAD", "wide/").split("\n")) == 301
+    pushed = commit_file(git_env, work, "wide/f150.5.txt", "pushed\n", "push into wide")
+    git(git_env, work, "push", "-q", "origin", "main")
+    assert remote.repo.resolve("main") == pushed
+    tree = remote.repo.get_commit("main").tree_id
+    assert tree == git(git_env, work, "rev-parse", "HEAD^{tree}").strip()
+    wide = remote.repo._tree_get(tree.encode(), b"wide")
+    assert wide is not None and not isinstance(remote.repo._store.raw.tree(wide[1]), bytes)
+    change = [Action("update", "wide/f150.5.txt", b"api\n")]
+    sha = remote.repo.commit(
+        "main", change, message="api", author_name="A", author_email="a@x", when=when
+    )
+    git(git_env, work, "pull", "-q", "--ff-only")
+    assert git(git_env, work, "rev-parse", "HEAD").strip() == sha
+    assert (work / "wide" / "f150.5.txt").read_text() == "api\n"
+    git(git_env, work, "fsck", "--strict")
+
+
 def test_shallow_clone(remote: Remote, git_env: dict, tmp_path: Path) -> None:
     git(git_env, tmp_path, "clone", "-q", "--depth", "1", remote.url, "shallow")
     log = git(git_env, tmp_path / "shallow", "log", "--format=%H").split()
