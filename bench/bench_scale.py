@@ -157,7 +157,7 @@ def history_figures(svc: FakeService) -> dict[str, float]:
         readme(0)
         return time.perf_counter() - start
 
-    first_reads = [cold(i) * 1000 for i in range(11)]
+    first_reads = [cold(i) * 1000 for i in range(21)]
     after_commit = []
     for index in range(60):
         body = {"branch": "main", "content": "x", "commit_message": "m"}
