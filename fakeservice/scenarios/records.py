@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, ExitStack
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.access_tokens.models import create_resource_token
@@ -103,6 +104,17 @@ class RecordLoader:
         self.now = service.clock.now()
         # (section kind, key, record, value, where) for the keys areas registered
         self.pending: list[tuple[str, str, Any, Any, str]] = []
+
+    def sorted_at_end(self, *tables: str) -> AbstractContextManager[None]:
+        """The store's ``tables`` (those it has) put their new records in their sorted
+        indexes once, at the end (:meth:`~fakeservice.core.store.Table.deferring`): for
+        the users and projects sections, which look records up by name only."""
+        stack = ExitStack()
+        for name in tables:
+            table = self.store.tables.get(name)
+            if table is not None:
+                stack.enter_context(table.deferring())
+        return stack
 
     def _collect(self, kind: str, record: Any, item: Mapping[str, Any], where: str) -> None:
         for name in self.service.sections.sections(kind):
