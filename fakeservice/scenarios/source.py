@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import yaml
 
+from fakeservice.scenarios.construct import construct
 from fakeservice.scenarios.problems import Problem, ScenarioError
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
@@ -75,15 +76,13 @@ _FAST: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 def from_text(text: str, name: str = "<text>", base_dir: Path | None = None) -> ScenarioDocument:
     """Parse YAML text; a syntax error becomes a problem with its line.
 
-    libyaml parses when PyYAML has it. A text it does not take is parsed again by
-    PyYAML's own loader, which judges it: problems keep that loader's wording and lines,
+    The fast way first: libyaml when PyYAML has it, the data built by
+    :func:`~.construct.construct`. A text that fails there is parsed again by PyYAML's
+    own loader and constructor, which judge it: problems keep their wording and lines,
     the same whether libyaml is there or not."""
-    if _FAST is not None:
-        try:
-            node, data = _composed(text, _FAST)
-        except Exception:  # whatever libyaml refuses, the reference loader words
-            node, data = _parsed(text, name)
-    else:
+    try:
+        node, data = _composed(text, _FAST or yaml.SafeLoader, quick=True)
+    except Exception:  # whatever the fast way refuses, the reference loader words
         node, data = _parsed(text, name)
     if _too_deep(data):
         raise ScenarioError([Problem(TOO_DEEP, file=name)])
@@ -96,12 +95,17 @@ def from_text(text: str, name: str = "<text>", base_dir: Path | None = None) -> 
     return ScenarioDocument(data, node, name, base_dir or Path.cwd())
 
 
-def _composed(text: str, loader_class: type[yaml.SafeLoader | yaml.CSafeLoader]) -> Parsed:
-    """The node tree and data of ``text`` (raises whatever the loader raises)."""
+def _composed(
+    text: str, loader_class: type[yaml.SafeLoader | yaml.CSafeLoader], *, quick: bool
+) -> Parsed:
+    """The node tree and data of ``text``, built by :func:`~.construct.construct` when
+    ``quick``, else by the loader's ``construct_document`` (raises what they raise)."""
     loader = loader_class(io.StringIO(text))
     try:
         node = loader.get_single_node()
-        return node, loader.construct_document(node) if node is not None else None
+        if node is None:
+            return None, None
+        return node, construct(loader, node) if quick else loader.construct_document(node)
     finally:
         loader.dispose()
 
@@ -110,9 +114,9 @@ Parsed = tuple[yaml.Node | None, Any]
 
 
 def _parsed(text: str, name: str) -> Parsed:
-    """:func:`_composed` by PyYAML's own loader, its errors as problems."""
+    """:func:`_composed` by PyYAML's own loader and constructor, its errors as problems."""
     try:
-        return _composed(text, yaml.SafeLoader)
+        return _composed(text, yaml.SafeLoader, quick=False)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None

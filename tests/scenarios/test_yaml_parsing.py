@@ -80,9 +80,9 @@ def loaders_used(monkeypatch: pytest.MonkeyPatch) -> list[type]:
     used: list[type] = []
     composed = source._composed
 
-    def noting(text: str, loader_class: Any) -> source.Parsed:
+    def noting(text: str, loader_class: Any, *, quick: bool) -> source.Parsed:
         used.append(loader_class)
-        return composed(text, loader_class)
+        return composed(text, loader_class, quick=quick)
 
     monkeypatch.setattr(source, "_composed", noting)
     return used
@@ -232,3 +232,78 @@ def test_a_bad_date_over_http_is_a_400_that_changes_nothing() -> None:
         ],
     }
     assert len(svc.store.tables["users"]) == before
+
+
+EDGE_CASES = [
+    "a: &x {b: [1, 2]}\nc: *x\nd: [*x, *x]\n",
+    "base: &b {x: 1, y: [a]}\np: {<<: *b, y: 2}\nq:\n  <<: [*b, {z: 3}]\n",
+    "l: &l [1, *l]\n",
+    "m: &m {self: *m}\n",
+    "t: 2024-01-02\nu: 2024-01-02T03:04:05Z\nv: 1_000\nw: 0x1f\nx: .inf\ny: ~\nz: yes\n",
+    "? 1\n: int key\n? 2024-01-01\n: date key\n? null\n: null key\n'=': eq\n",
+    "s: !!set {a, b}\no: !!omap [{a: 1}, {b: 2}]\np: !!pairs [{a: 1}]\nb: !!binary aGk=\n",
+    "a: !!str 1\nb: !!int '7'\nc: !!float 1\nd: ''\ne: \"\"\nf: |\n  x\n",
+    "dup: 1\ndup: 2\nlist: [[], {}, [[{}]]]\n",
+    "a: {b: &s x}\nc: *s\n",
+]
+
+
+def _same_shape(left: Any, right: Any, pairs: dict[int, int] | None = None) -> None:
+    """``left == right``, and an object reached twice in one is one object in the other."""
+    pairs = {} if pairs is None else pairs
+    assert type(left) is type(right)
+    if isinstance(left, dict | list):
+        if id(left) in pairs:
+            assert pairs[id(left)] == id(right)
+            return
+        pairs[id(left)] = id(right)
+        if isinstance(left, dict):
+            assert list(left) == list(right)
+            for key in left:
+                _same_shape(left[key], right[key], pairs)
+        else:
+            assert len(left) == len(right)
+            for a, b in zip(left, right, strict=True):
+                _same_shape(a, b, pairs)
+    elif left == left:  # NaN aside
+        assert left == right
+
+
+def _constructed_both_ways(text: str, loader_class: Any) -> tuple[Any, Any]:
+    from fakeservice.scenarios.construct import construct
+
+    quick_loader, slow_loader = loader_class(text), loader_class(text)
+    try:
+        quick = construct(quick_loader, quick_loader.get_single_node())
+        slow = slow_loader.construct_document(slow_loader.get_single_node())
+    finally:
+        quick_loader.dispose()
+        slow_loader.dispose()
+    return quick, slow
+
+
+@pytest.mark.parametrize("text", EDGE_CASES)
+def test_quick_construction_is_the_safe_constructors(loader: str, text: str) -> None:
+    """Aliases (recursive ones too), merge keys, tags, timestamps, numbers and keys
+    that are not strings come out as ``construct_document`` makes them."""
+    loader_class = yaml.CSafeLoader if loader == "libyaml" else yaml.SafeLoader
+    quick, slow = _constructed_both_ways(text, loader_class)
+    _same_shape(quick, slow)
+    _same_shape(from_text(text).data, slow)
+
+
+shared_parts = st.lists(plain, min_size=1, max_size=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(shared_parts, st.lists(st.tuples(st.text("abc", min_size=1, max_size=3), st.integers(0, 3))))
+def test_quick_construction_keeps_shared_objects_shared(
+    parts: list[Any], picks: list[tuple[str, int]]
+) -> None:
+    """Data whose parts appear several times (dumped with anchors and aliases) comes
+    back with the same sharing."""
+    data = {key: parts[index % len(parts)] for key, index in picks}
+    text = yaml.safe_dump({"top": data, "again": list(data.values())})
+    for loader_class in {getattr(yaml, "CSafeLoader", yaml.SafeLoader), yaml.SafeLoader}:
+        quick, slow = _constructed_both_ways(text, loader_class)
+        _same_shape(quick, slow)
