@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import attrs
 
 from fakeservice.areas import Area, compose
+from fakeservice.core import collector
 from fakeservice.core.catchup import CatchUp
 from fakeservice.core.clock import Clock
 from fakeservice.core.packing import packed, unpacked
@@ -222,8 +223,10 @@ class FakeService:
         return True
 
     def mark_initial(self) -> None:
-        """Make the current state the one :meth:`reset` returns to (kept compressed)."""
-        self._initial = packed(self.snapshot())
+        """Make the current state the one :meth:`reset` returns to (kept compressed; the
+        garbage collector held while it is pickled, see :mod:`fakeservice.core.collector`)."""
+        with collector.paused():
+            self._initial = packed(self.snapshot())
         self.control.mark_initial()
         self._track()
 

@@ -23,6 +23,7 @@ import itertools
 import pickle
 import sys
 from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, Protocol, TypeVar
 
 from sortedcontainers import SortedList
@@ -192,32 +193,45 @@ class SortedIndex:
         if not self.plain:
             self.current[rid] = entry
 
-    def bulk_add(self, records: list[Any]) -> None:
+    def bulk_add(self, records: list[Any], shared: list[dict[Any, SortKey]]) -> None:
         """Index many new records: their entries grouped by partition, each partition
-        sorted once (see :meth:`Table.bulk_insert`)."""
-        grouped: dict[Hashable, list[SortKey]] = {}
-        for record in records:
-            value = self.partition(record)
+        sorted once (see :meth:`Table.bulk_insert`); ``shared[i]`` lets the table's
+        indexes share the equal entries of ``records[i]``, as :meth:`add` does."""
+        partition, sort, multi = self.partition, self.sort, self.multi
+        grouped: dict[Hashable, list[SortKey]] = {}  # in the order first seen
+        spread: list[tuple[int, tuple[Hashable, ...]]] = []  # multi: each record's keys
+        for record, same in zip(records, shared, strict=True):
+            value = partition(record)
             if value is None:
                 continue
-            keys = tuple(dict.fromkeys(value)) if self.multi else (value,)
+            keys = tuple(dict.fromkeys(value)) if multi else (value,)
             if not keys:
                 continue
-            entry = (*self.sort(record), record.id)
+            entry = same.get(sort) or self._entry(record, same)
             for key in keys:
-                grouped.setdefault(key, []).append(entry)
-            if self.multi:
-                self.keyed[record.id] = keys
-            elif not self.common:
-                self.common = (value,)
-            elif value != self.common[0]:
-                self.keyed[record.id] = value
-            if not self.plain:
-                self.current[record.id] = entry
+                entries = grouped.get(key)
+                if entries is None:
+                    grouped[key] = [entry]
+                else:
+                    entries.append(entry)
+            if multi:
+                spread.append((record.id, keys))
+        parts, current, keyed = self.parts, self.current, self.keyed
         for key, entries in grouped.items():
-            found = self.parts.get(key)
+            found = parts.get(key)
             merged = sorted([*found, *entries]) if found else sorted(entries)
-            self.parts[key] = new_part(key, merged)
+            part = parts[key] = new_part(found.pkey if found else key, merged)
+            if not self.plain:
+                current.update((entry[-1], entry) for entry in entries)
+            if multi:
+                continue
+            # every record of a partition refers to the partition's own key object
+            if not self.common:
+                self.common = (part.pkey,)
+            if part.pkey != self.common[0]:
+                keyed.update((entry[-1], part.pkey) for entry in entries)
+        for rid, keys in spread:
+            keyed[rid] = tuple(parts[key].pkey for key in keys)
 
     def _new_keys(self, record: Any) -> tuple[Hashable, ...]:
         value = self.partition(record)
@@ -326,6 +340,7 @@ class Table(Generic[R]):
         self.unique: dict[str, UniqueIndex] = {}
         self.sorted: dict[str, SortedIndex] = {}
         self.observers: list[Observer] = []
+        self.pending: dict[int, R] | None = None  # inserted, not yet sorted (deferring)
         self.add_sorted("all", lambda r: ALL)
 
     # -- declaration ---------------------------------------------------------------------
@@ -358,6 +373,8 @@ class Table(Generic[R]):
         if rid in self.rows:
             raise KeyError(f"{self.name} {rid} exists")
         self.rows[rid] = record
+        if self.pending is not None:
+            self.pending[rid] = record
         self._index(record)
         return record
 
@@ -379,9 +396,33 @@ class Table(Generic[R]):
         for index in self.unique.values():
             for record in batch:
                 index.add(record)
-        for sindex in self.sorted.values():
-            sindex.bulk_add(batch)
+        self._bulk_sorted(batch)
         return len(batch)
+
+    def _bulk_sorted(self, batch: list[R]) -> None:
+        shared: list[dict[Any, SortKey]] = [{} for _ in batch]
+        for sindex in self.sorted.values():
+            sindex.bulk_add(batch, shared)
+
+    @contextmanager
+    def deferring(self) -> Iterator[None]:
+        """Records inserted inside go into the sorted indexes at the end, all at once
+        (each partition sorted once, as :meth:`bulk_insert` does) instead of one by one;
+        rows, unique indexes and observers follow every insert and change as usual.
+
+        Inside, selections, sizes and iteration do not show those records yet: for
+        loaders that look records up by id or unique key only (a scenario's users and
+        projects). A nested use is part of the outer one. The indexes are complete
+        when it ends, an exception included."""
+        if self.pending is not None:
+            yield
+            return
+        self.pending = {}
+        try:
+            yield
+        finally:
+            batch, self.pending = list(self.pending.values()), None
+            self._bulk_sorted(batch)
 
     def get(self, record_id: int | None) -> R | None:
         if record_id is None:
@@ -411,9 +452,10 @@ class Table(Generic[R]):
             return record
         for position, index in enumerate(self.unique.values()):
             index.refresh(record, _MISSING if olds is None else olds[position])
-        shared: dict[Any, SortKey] = {}
-        for sindex in self.sorted.values():
-            sindex.refresh(record, shared)
+        if self.pending is None or record.id not in self.pending:  # type: ignore[attr-defined]
+            shared: dict[Any, SortKey] = {}
+            for sindex in self.sorted.values():
+                sindex.refresh(record, shared)
         for observer in self.observers:
             observer.changed(record)
         return record
@@ -437,9 +479,10 @@ class Table(Generic[R]):
     def _index(self, record: R) -> None:
         for index in self.unique.values():
             index.add(record)
-        shared: dict[Any, SortKey] = {}
-        for sindex in self.sorted.values():
-            sindex.add(record, shared)
+        if self.pending is None or record.id not in self.pending:  # type: ignore[attr-defined]
+            shared: dict[Any, SortKey] = {}
+            for sindex in self.sorted.values():
+                sindex.add(record, shared)
         for observer in self.observers:
             observer.added(record)
 
@@ -451,8 +494,9 @@ class Table(Generic[R]):
         if record is not None:
             for index in self.unique.values():
                 index.remove(record)
-        for sindex in self.sorted.values():
-            sindex.remove(record_id)
+        if self.pending is None or self.pending.pop(record_id, None) is None:
+            for sindex in self.sorted.values():
+                sindex.remove(record_id)
         for observer in self.observers:
             observer.removed(record_id)
 
@@ -489,6 +533,8 @@ class Table(Generic[R]):
         }
 
     def load(self, state: dict[str, Any]) -> None:
+        if self.pending is not None:
+            self.pending.clear()  # the loaded indexes hold every loaded row
         self.rows = rows_map(state["rows"])
         # an index a state holds but the table no longer declares is left out
         for name, data in state["unique"].items():

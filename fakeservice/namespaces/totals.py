@@ -183,8 +183,10 @@ class _Places:
         self.store = store
 
     def _move(self, ns_id: int, parent: int | None, sign: int) -> None:
+        if parent is None:  # a top-level namespace (every user's): nothing above it
+            return
         own = _map(self.store, TOTALS).get(ns_id)
-        if own is not None and parent is not None:
+        if own is not None:
             _spread(self.store, parent, own, sign)
 
     def _note(self, ns: Namespace) -> None:

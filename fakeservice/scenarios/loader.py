@@ -27,6 +27,7 @@ from fakeservice.control.clocks import reconfigure
 from fakeservice.control.faults import FaultError
 from fakeservice.control.patterns import PatternError
 from fakeservice.control.ratelimit import RateLimitError
+from fakeservice.core import collector
 from fakeservice.core.clock import ClockError
 from fakeservice.core.errors import ApiError
 from fakeservice.scenarios import spec
@@ -101,7 +102,13 @@ def _at(doc: ScenarioDocument, where: str, message: str) -> Problem:
 
 
 def load_into(service: FakeService, source: Any, relative_to: Path | None = None) -> None:
-    """Load ``source`` (and what it extends) into ``service``: all of it, or nothing."""
+    """Load ``source`` (and what it extends) into ``service``: all of it, or nothing
+    (the garbage collector held meanwhile: see :mod:`fakeservice.core.collector`)."""
+    with collector.paused():
+        _load_chain(service, source, relative_to)
+
+
+def _load_chain(service: FakeService, source: Any, relative_to: Path | None) -> None:
     with using(service.sections):
         docs = chain(source, relative_to)
     before = service.snapshot()
@@ -160,12 +167,14 @@ def _load(service: FakeService, data: Mapping[str, Any]) -> None:
         clock = data["clock"] or {}
         _located("clock", reconfigure, service.clock, clock.get("mode"), clock.get("start"))
     loader = RecordLoader(service)
-    for index, item in enumerate(data.get("users") or []):
-        _located(f"users[{index}]", loader.user, item, f"users[{index}]")
+    with loader.sorted_at_end("users", "namespaces"):
+        for index, item in enumerate(data.get("users") or []):
+            _located(f"users[{index}]", loader.user, item, f"users[{index}]")
     for index, item in enumerate(data.get("groups") or []):
         _located(f"groups[{index}]", loader.group, item, None, f"groups[{index}]")
-    for index, item in enumerate(data.get("projects") or []):
-        _located(f"projects[{index}]", loader.project, item, f"projects[{index}]")
+    with loader.sorted_at_end("projects"):
+        for index, item in enumerate(data.get("projects") or []):
+            _located(f"projects[{index}]", loader.project, item, f"projects[{index}]")
     for index, item in enumerate(data.get("faults") or []):
         _located(f"faults[{index}]", lambda i=item: service.faults.add(**i))
     for index, item in enumerate(data.get("rate_limits") or []):

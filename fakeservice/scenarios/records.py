@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, ExitStack
 from typing import TYPE_CHECKING, Any
 
 from fakeservice.access_tokens.models import create_resource_token
@@ -82,6 +83,9 @@ USER_FIELDS = (
     "external", "state", "two_factor_enabled", "commit_email", "user_type", "theme_id",
     "color_scheme_id", "followers", "following",
 )  # fmt: skip
+# set on a user once it exists, with last_activity_on (a user given none of them is
+# indexed once, as created)
+USER_EXTRAS = ("identities", "custom_attributes", "status")
 GROUP_FIELDS = (
     "description", "visibility", "request_access_enabled", "lfs_enabled", "share_with_group_lock",
     "require_two_factor_authentication", "project_creation_level", "subgroup_creation_level",
@@ -103,6 +107,17 @@ class RecordLoader:
         self.now = service.clock.now()
         # (section kind, key, record, value, where) for the keys areas registered
         self.pending: list[tuple[str, str, Any, Any, str]] = []
+
+    def sorted_at_end(self, *tables: str) -> AbstractContextManager[None]:
+        """The store's ``tables`` (those it has) put their new records in their sorted
+        indexes once, at the end (:meth:`~fakeservice.core.store.Table.deferring`): for
+        the users and projects sections, which look records up by name only."""
+        stack = ExitStack()
+        for name in tables:
+            table = self.store.tables.get(name)
+            if table is not None:
+                stack.enter_context(table.deferring())
+        return stack
 
     def _collect(self, kind: str, record: Any, item: Mapping[str, Any], where: str) -> None:
         for name in self.service.sections.sections(kind):
@@ -148,6 +163,19 @@ class RecordLoader:
             password=item.get("password"),
             **fields,
         )
+        if "last_activity_on" in item or any(item.get(key) for key in USER_EXTRAS):
+            self._user_extras(user, item)
+        for index, token in enumerate(item.get("tokens") or []):
+            self._token(user, token, f"{where}.tokens[{index}]")
+        for index, token in enumerate(item.get("oauth_tokens") or []):
+            self._oauth(user, token, f"{where}.oauth_tokens[{index}]")
+        for index, token in enumerate(item.get("impersonation_tokens") or []):
+            self._token(user, token, f"{where}.impersonation_tokens[{index}]", kind="impersonation")
+        if item.get("session"):
+            self.store.extras.setdefault("sessions", {})[str(item["session"])] = user.id
+
+    def _user_extras(self, user: User, item: Mapping[str, Any]) -> None:
+        """What a scenario may say of a user beyond its creation fields."""
         if item.get("identities"):
             user.identities = [
                 Identity(str(i["provider"]), str(i["extern_uid"]), i.get("saml_provider_id"))
@@ -165,14 +193,6 @@ class RecordLoader:
         if "last_activity_on" in item:
             user.last_activity_on = _date(item["last_activity_on"])
         self.store.table("users").reindex(user)
-        for index, token in enumerate(item.get("tokens") or []):
-            self._token(user, token, f"{where}.tokens[{index}]")
-        for index, token in enumerate(item.get("oauth_tokens") or []):
-            self._oauth(user, token, f"{where}.oauth_tokens[{index}]")
-        for index, token in enumerate(item.get("impersonation_tokens") or []):
-            self._token(user, token, f"{where}.impersonation_tokens[{index}]", kind="impersonation")
-        if item.get("session"):
-            self.store.extras.setdefault("sessions", {})[str(item["session"])] = user.id
 
     def _generate_users(self, item: Mapping[str, Any], where: str) -> None:
         patterns = {"username": "user{n}", "name": "User {n}"}

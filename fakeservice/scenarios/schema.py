@@ -346,7 +346,10 @@ class Record(Kind):
         if not isinstance(node, yaml.MappingNode):
             problem(out, node, where, f"expected {self.label}, got {describe_node(node)}")
             return
-        fields = self.all_fields()
+        # the registered fields are looked up beside the record's own (they win, as in
+        # all_fields) rather than merged with them for every mapping checked
+        extra = self.extra() if self.extra is not None else {}
+        own = self.fields
         given: dict[str, yaml.Node] = {}
         for key_node, value_node in node.value:
             key = str(key_node.value)
@@ -354,14 +357,18 @@ class Record(Kind):
                 problem(out, key_node, join(where, key), f"key {key!r} appears twice")
                 continue
             given[key] = value_node
-            field = fields.get(key)
+            field = extra.get(key) or own.get(key)
             if field is None:
+                fields = self.all_fields()
                 hint = _suggest_nested(key, fields) or _suggest(key, list(fields))
                 problem(out, key_node, join(where, key), f"unknown key {key!r}{hint}")
                 continue
             field.kind.check(value_node, join(where, key), out)
-        for key, field in fields.items():
-            if field.required and key not in given:
+        for key, field in own.items():  # in all_fields' order: own keys, then extra ones
+            if key not in given and extra.get(key, field).required:
+                problem(out, node, where, f"{key} is required")
+        for key, field in extra.items():
+            if field.required and key not in given and key not in own:
                 problem(out, node, where, f"{key} is required")
         for rule in self.rules:
             rule(given, node, where, out)

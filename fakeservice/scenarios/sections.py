@@ -74,6 +74,9 @@ class Sections:
 
     def __init__(self) -> None:
         self.registries: dict[str, dict[str, Section]] = {kind: {} for kind in KINDS}
+        # kind -> (the built-in names it was made with, fields): checking a scenario
+        # asks for them once per project or group
+        self._fields: dict[str, tuple[frozenset[str], dict[str, Field]]] = {}
 
     def _register(
         self,
@@ -86,6 +89,7 @@ class Sections:
         if name in BUILTIN[kind] and kind != "top":
             raise ValueError(f"{name!r} is a built-in scenario key and cannot be registered")
         self.registries[kind].setdefault(name, Section(name, handler, schema, doc))
+        self._fields.pop(kind, None)
 
     def register_section(
         self, name: str, loader: SectionLoader, *, schema: Kind | None = None, doc: str = ""
@@ -127,9 +131,16 @@ class Sections:
     def fields(self, kind: str) -> dict[str, Field]:
         """Schema fields of the registered keys, by name (built-in keys keep their own
         schema). Sorted, so that the reference does not depend on registration order;
-        loaders run in registration order (:meth:`sections`)."""
+        loaders run in registration order (:meth:`sections`). Made once until a key is
+        registered or declared built-in: not to be changed by the caller."""
+        builtin = BUILTIN[kind]
+        cached = self._fields.get(kind)
+        if cached is not None and cached[0] is builtin:
+            return cached[1]
         found = self.registries[kind]
-        return {name: found[name].field() for name in sorted(found) if name not in BUILTIN[kind]}
+        fields = {name: found[name].field() for name in sorted(found) if name not in builtin}
+        self._fields[kind] = (builtin, fields)
+        return fields
 
 
 _NONE = Sections()

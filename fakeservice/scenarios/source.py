@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 import yaml
 
+from fakeservice.scenarios.construct import construct
 from fakeservice.scenarios.problems import Problem, ScenarioError
 
 BUILTIN_DIR = Path(__file__).parent / "builtin"
@@ -69,26 +70,20 @@ def find_file(ref: str | Path, relative_to: Path | None = None) -> Path:
 
 
 # libyaml's loader when PyYAML has it (an order of magnitude faster on big scenarios)
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_FAST: type[yaml.CSafeLoader] | None = getattr(yaml, "CSafeLoader", None)
 
 
 def from_text(text: str, name: str = "<text>", base_dir: Path | None = None) -> ScenarioDocument:
-    """Parse YAML text; a syntax error becomes a problem with its line."""
-    loader = _SafeLoader(io.StringIO(text))
+    """Parse YAML text; a syntax error becomes a problem with its line.
+
+    The fast way first: libyaml when PyYAML has it, the data built by
+    :func:`~.construct.construct`. A text that fails there is parsed again by PyYAML's
+    own loader and constructor, which judge it: problems keep their wording and lines,
+    the same whether libyaml is there or not."""
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        detail = exc.problem or exc.context or "invalid YAML"
-        raise ScenarioError([Problem(f"not valid YAML: {detail}", line=line, file=name)]) from exc
-    except yaml.YAMLError as exc:
-        raise ScenarioError([Problem(f"not valid YAML: {exc}", file=name)]) from exc
-    except RecursionError as exc:
-        raise ScenarioError([Problem(TOO_DEEP, file=name)]) from exc
-    finally:
-        loader.dispose()
+        node, data = _composed(text, _FAST or yaml.SafeLoader, quick=True)
+    except Exception:  # whatever the fast way refuses, the reference loader words
+        node, data = _parsed(text, name)
     if _too_deep(data):
         raise ScenarioError([Problem(TOO_DEEP, file=name)])
     if data is None:
@@ -98,6 +93,39 @@ def from_text(text: str, name: str = "<text>", base_dir: Path | None = None) -> 
             [Problem("a scenario must be a mapping at the top level", line=1, file=name)]
         )
     return ScenarioDocument(data, node, name, base_dir or Path.cwd())
+
+
+def _composed(
+    text: str, loader_class: type[yaml.SafeLoader | yaml.CSafeLoader], *, quick: bool
+) -> Parsed:
+    """The node tree and data of ``text``, built by :func:`~.construct.construct` when
+    ``quick``, else by the loader's ``construct_document`` (raises what they raise)."""
+    loader = loader_class(io.StringIO(text))
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, None
+        return node, construct(loader, node) if quick else loader.construct_document(node)
+    finally:
+        loader.dispose()
+
+
+Parsed = tuple[yaml.Node | None, Any]
+
+
+def _parsed(text: str, name: str) -> Parsed:
+    """:func:`_composed` by PyYAML's own loader and constructor, its errors as problems."""
+    try:
+        return _composed(text, yaml.SafeLoader, quick=False)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        detail = exc.problem or exc.context or "invalid YAML"
+        raise ScenarioError([Problem(f"not valid YAML: {detail}", line=line, file=name)]) from exc
+    except (yaml.YAMLError, ValueError, OverflowError) as exc:  # a date such as 2024-13-45
+        raise ScenarioError([Problem(f"not valid YAML: {exc}", file=name)]) from exc
+    except RecursionError as exc:
+        raise ScenarioError([Problem(TOO_DEEP, file=name)]) from exc
 
 
 def from_file(path: str | Path) -> ScenarioDocument:

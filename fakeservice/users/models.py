@@ -212,8 +212,9 @@ def validate_user_fields(
             other = find_by_email(store, email)
             if other is not None and other.id != exclude:
                 errors.setdefault("email", []).append("has already been taken")
-    if "name" in fields and name_errors(fields["name"]):
-        errors.setdefault("name", []).extend(name_errors(fields["name"]))
+    found = name_errors(fields["name"]) if "name" in fields else []
+    if found:
+        errors.setdefault("name", []).extend(found)
     password = fields.get("password")
     if password is not None and len(password) < MIN_PASSWORD_LENGTH:
         errors.setdefault("password", []).append(
