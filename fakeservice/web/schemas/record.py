@@ -54,7 +54,7 @@ def note(key: str, status: int, content_type: str, body: bytes, raw: bool = Fals
 # Modules that call ``dispatch`` by the name they imported (the ASGI layer may change).
 # ``web.raw`` serves a live server's requests (git over HTTP, the uvicorn tests).
 CALLERS = (
-    "fakeservice.service",
+    "fakeservice.web.answers",
     "fakeservice.web.asgi",
     "fakeservice.web.app",
     "fakeservice.web.raw",
