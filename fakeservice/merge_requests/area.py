@@ -2,7 +2,7 @@
 ``actions`` share one router), the reaction to pushes (``REFS_MOVED``),
 ``projects[].merge_requests`` in scenarios, and the extension that settles mergeability
 checks, rebases and merges waiting on a pipeline (registered after CI's, whose runner
-catches up first)."""
+catches up first), and the diff versions recorded on creation and pushes (``versions``)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def register(setup: Composition) -> None:
         panel,
         routes,
         scenario,
+        versions,
     )
     from fakeservice.repository.models import REFS_MOVED
 
@@ -28,6 +29,7 @@ def register(setup: Composition) -> None:
     for module in (routes, actions):
         setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(REFS_MOVED, operations.react_to_push)
+    versions.register(setup)  # diff versions: their table, endpoints and reactions
     scenario.register(setup.sections)
     setup.extension(extension.extend)
     setup.panel(panel.PANEL)
