@@ -2,7 +2,8 @@
 ``actions`` share one router), the reaction to pushes (``REFS_MOVED``),
 ``projects[].merge_requests`` in scenarios, and the extension that settles mergeability
 checks, rebases and merges waiting on a pipeline (registered after CI's, whose runner
-catches up first), and the diff versions recorded on creation and pushes (``versions``)."""
+catches up first), the diff versions recorded on creation and pushes (``versions``) and the review requests
+recorded on creation and updates (``reviewers``)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def register(setup: Composition) -> None:
         models,
         operations,
         panel,
+        reviewers,
         routes,
         scenario,
         versions,
@@ -30,6 +32,7 @@ def register(setup: Composition) -> None:
         setup.routes(module.api)  # one router, shared by the area's routes modules
     setup.listen(REFS_MOVED, operations.react_to_push)
     versions.register(setup)  # diff versions: their table, endpoints and reactions
+    reviewers.register(setup)  # review requests: their table, endpoint and reactions
     scenario.register(setup.sections)
     setup.extension(extension.extend)
     setup.panel(panel.PANEL)
