@@ -10,13 +10,15 @@ from typing import Any
 
 import gitlab
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.calls import body, call
 
 from fakeservice import FakeService
 from fakeservice.core.clock import iso
 from fakeservice.scenarios.problems import ScenarioError
 
-from .conftest import SHOP
+from .conftest import SHOP, new_service
 
 ISSUES = f"/projects/{SHOP}/issues"
 NO_MATCH = {"message": "No matching issue found. Make sure that you are adding a valid issue URL."}
@@ -189,3 +191,48 @@ def test_python_gitlab_issue_links(svc: FakeService) -> None:
     assert error.value.response_code == 409
     issue.links.delete(linked.issue_link_id)
     assert issue.links.list(get_all=True) == []
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([1, 2, 3]),
+            st.sampled_from([1, 2, 3]),
+            st.sampled_from(["relates_to", "blocks", "is_blocked_by"]),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_links_follow_a_model(steps: list[tuple[int, int, str, bool]]) -> None:
+    """Whatever is linked and unlinked (from either side), each issue lists exactly the
+    model's links with the type seen from its side; refused links change nothing."""
+    svc = new_service()
+    model: dict[frozenset[int], tuple[int, int, str, int]] = {}  # pair -> source, target, type, id
+    for one, other, kind, unlink in steps:
+        pair = frozenset((one, other))
+        if unlink and pair in model and one != other:
+            link_id = model.pop(pair)[3]
+            response = call(svc, "DELETE", f"{ISSUES}/{one}/links/{link_id}", "maya-token")
+            assert response.status == 200, response.body
+            continue
+        response = link(svc, one, other, token="maya-token", link_type=kind)
+        if one == other:
+            assert (response.status, body(response)) == (404, NO_MATCH)
+        elif pair in model:
+            assert response.status == 409
+        else:
+            assert response.status == 201, response.body
+            source, target = (other, one) if kind == "is_blocked_by" else (one, other)
+            stored = "blocks" if kind == "is_blocked_by" else kind
+            listed = body(call(svc, "GET", f"{ISSUES}/{one}/links", "maya-token"))
+            link_id = next(i["issue_link_id"] for i in listed if i["iid"] == other)
+            model[pair] = (source, target, stored, link_id)
+    for iid in (1, 2, 3):
+        expected = []
+        for source, target, stored, _ in sorted(model.values(), key=lambda v: v[3]):
+            if iid in (source, target):
+                seen = "is_blocked_by" if stored == "blocks" and iid == target else stored
+                expected.append((target if iid == source else source, seen))
+        assert links(svc, iid, "maya-token") == expected

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import gitlab
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.calls import body, call
 
 from fakeservice import FakeService
 
+from .conftest import new_service
 from .test_merge_requests import MRS, branch_head, commit, open_mr
 
 KEYS = [
@@ -131,3 +134,21 @@ def test_python_gitlab_mr_diffs(svc: FakeService) -> None:
     with pytest.raises(gitlab.GitlabGetError) as error:
         mr.diffs.get(999999)
     assert error.value.response_code == 404
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.sampled_from(["feature", "main"]), max_size=6))
+def test_one_version_per_source_head(branches: list[str]) -> None:
+    """Whatever lands on the source and target branches, there is one version per source
+    head the merge request had, newest first, each naming the files changed then."""
+    svc = new_service()
+    open_mr(svc)
+    heads = [branch_head(svc, "feature")]
+    for n, branch in enumerate(branches):
+        sha = commit(svc, branch, f"{branch}-{n}.py", f"N = {n}\n", token="maya-token")
+        if branch == "feature":
+            heads.append(sha)
+    listed = versions(svc, token="maya-token")
+    assert [v["head_commit_sha"] for v in listed] == heads[::-1]
+    assert [v["id"] for v in listed] == sorted((v["id"] for v in listed), reverse=True)
+    assert [int(v["real_size"]) for v in listed] == list(range(len(heads), 0, -1))
