@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from fakeservice import FakeService
 
@@ -80,3 +81,30 @@ def admin_and_group(token: str, group: str = "big") -> FakeService:
             "groups": [{"path": group, "visibility": "public"}],
         }
     )
+
+
+def twin_rows(
+    area: str,
+    unit: str,
+    build: Callable[[int], FakeService],
+    cases: Callable[[FakeService, int], dict[str, Case]],
+    sizes: tuple[int, int],
+    repeat: int,
+    target: float,
+) -> list[Any]:
+    """For ``make bench``: each case of the big state against its small-state twin, as
+    :class:`table.Row` ratios with ``target`` the highest allowed."""
+    from table import ratio_row
+
+    small_size, big_size = sizes
+    small, big = build(small_size), build(big_size)
+    small_cases, big_cases = cases(small, small_size), cases(big, big_size)
+    rows = []
+    for name, call in big_cases.items():
+        big_ms = measure(call, repeat)[0]
+        small_ms = measure(small_cases[name], repeat)[0]
+        rows.append(
+            ratio_row(area, f"{name}, {big_size:,} {unit}", big_ms, small_ms, "ms",
+                      f"{small_size} {unit}", target)
+        )  # fmt: skip
+    return rows

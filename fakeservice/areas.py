@@ -103,6 +103,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.relocation.area",
     "fakeservice.housekeeping.area",
     "fakeservice.push_rules.area",
+    "fakeservice.events_feed.area",
 )
 
 

@@ -1,4 +1,5 @@
-"""The members area's registration: its tables and its endpoints."""
+"""The members area's registration: its tables and its endpoints (``routes``, and
+``project_users`` on the same router)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.members import models, routes
+    from fakeservice.members import models, project_users, routes
 
     setup.tables(models.install)
-    setup.routes(routes.api)
+    for module in (routes, project_users):
+        setup.routes(module.api)  # one router, shared by the area's routes modules

@@ -143,7 +143,7 @@ def _direct_member(ctx: Context, kind: str, record: Any, user_id: int) -> Member
     return member
 
 
-def _all_members(ctx: Context, kind: str, record: Any) -> list[Member]:
+def all_members(ctx: Context, kind: str, record: Any) -> list[Member]:
     """Direct, inherited and shared-in members, one per user with the highest role."""
     store, now = ctx.store, ctx.now
     best: dict[int, Member] = {}
@@ -181,7 +181,7 @@ def _all_members(ctx: Context, kind: str, record: Any) -> list[Member]:
 
 
 # -- filters and rendering -----------------------------------------------------------------
-def _user_matches(user: User, query: str) -> bool:
+def user_matches(user: User, query: str) -> bool:
     """Every word of the query in the name or in the username, or the exact public email."""
     text = query.removeprefix("@").strip().lower()
     words = text.split()
@@ -206,7 +206,7 @@ def _member_filter(ctx: Context) -> Callable[[Member], bool] | None:
             return False
         if member.user_id in skipped:
             return False
-        return not query or _user_matches(table.rows[member.user_id], query)
+        return not query or user_matches(table.rows[member.user_id], query)
 
     return check
 
@@ -365,7 +365,7 @@ def list_all(ctx: Context, kind: str) -> Any:
     """Direct, inherited and shared-in members, one per user with the highest role."""
     record = _source(ctx, kind)
     check = _member_filter(ctx)
-    listed = _filtered(_all_members(ctx, kind, record), check)
+    listed = _filtered(all_members(ctx, kind, record), check)
     return ctx.paginate_list(listed, _renderer(ctx))
 
 
@@ -380,7 +380,7 @@ def get_any(ctx: Context, kind: str) -> Any:
     """One member by user id, inherited and shared-in roles included."""
     record = _source(ctx, kind)
     user_id = ctx.params["user_id"]
-    for member in _all_members(ctx, kind, record):
+    for member in all_members(ctx, kind, record):
         if member.user_id == user_id:
             return member_view(ctx.store, member, ctx.base_url)
     raise NotFound()

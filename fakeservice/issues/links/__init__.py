@@ -1,0 +1,1 @@
+"""Issue links: two-way relations between issues (``relates_to``, ``blocks``)."""
