@@ -1,6 +1,6 @@
 """The CI area's registration: tables, endpoints (jobs, pipelines, artifacts, lint, the
 ``/_fake/ci`` runner controls), reactions to other areas (a project going, refs moving,
-a job token presented), the CI scenario keys (pipeline schedules too) and replay actions, and ``service.runner``."""
+a job token presented), the CI scenario keys (pipeline schedules and trigger tokens too) and replay actions, and ``service.runner``."""
 
 from __future__ import annotations
 
@@ -35,6 +35,10 @@ def register(setup: Composition) -> None:
     from fakeservice.ci.schedules import routes as schedule_routes
     from fakeservice.ci.schedules import runs as schedule_runs
     from fakeservice.ci.schedules import scenario as schedule_scenario
+    from fakeservice.ci.triggers import models as trigger_models
+    from fakeservice.ci.triggers import routes as trigger_routes
+    from fakeservice.ci.triggers import run as trigger_run
+    from fakeservice.ci.triggers import scenario as trigger_scenario
     from fakeservice.projects.models import PROJECT_DELETED
     from fakeservice.repository.models import REFS_MOVED
     from fakeservice.web.auth import JOB_TOKEN_LOOKUP
@@ -42,6 +46,7 @@ def register(setup: Composition) -> None:
     setup.tables(models.install)
     setup.tables(variables_models.install)
     setup.tables(schedule_models.install)
+    setup.tables(trigger_models.install)
     for routes in (
         job_routes,
         pipeline_routes,
@@ -53,10 +58,13 @@ def register(setup: Composition) -> None:
         variables_routes,
         job_token_scope,
         schedule_routes,
+        trigger_routes,
+        trigger_run,
     ):
         setup.routes(routes.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
     setup.listen(PROJECT_DELETED, schedule_models.forget_project)
+    setup.listen(PROJECT_DELETED, trigger_models.forget_project)
     setup.listen(REFS_MOVED, push.on_refs_moved)
     setup.listen(JOB_TOKEN_LOOKUP, token_lookup)
     setup.listen(BRIDGE_PENDING, bridges.start_bridge)
@@ -65,5 +73,6 @@ def register(setup: Composition) -> None:
     variables_scenario.register(setup.sections)
     job_token_scope.register(setup.sections)
     schedule_scenario.register(setup.sections)
+    trigger_scenario.register(setup.sections)
     setup.extension(extension.extend)
     setup.extension(schedule_runs.extend)
