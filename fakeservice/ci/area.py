@@ -24,11 +24,13 @@ def register(setup: Composition) -> None:
     )
     from fakeservice.ci.artifacts import routes as artifact_routes
     from fakeservice.ci.config import routes as lint_routes
-    from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED
+    from fakeservice.ci.flow import BRIDGE_PENDING, DOWNSTREAM_COMPLETED, JOB_CREATED, JOB_MOVED
     from fakeservice.ci.jobs import routes as job_routes
     from fakeservice.ci.jobs.operations import token_lookup
     from fakeservice.ci.pipelines import bridges, push
     from fakeservice.ci.pipelines import routes as pipeline_routes
+    from fakeservice.ci.resource_groups import models as resource_group_models
+    from fakeservice.ci.resource_groups import routes as resource_group_routes
     from fakeservice.ci.runner import extension
     from fakeservice.ci.runner import routes as runner_routes
     from fakeservice.ci.schedules import models as schedule_models
@@ -47,6 +49,7 @@ def register(setup: Composition) -> None:
     setup.tables(variables_models.install)
     setup.tables(schedule_models.install)
     setup.tables(trigger_models.install)
+    setup.tables(resource_group_models.install)
     for routes in (
         job_routes,
         pipeline_routes,
@@ -60,11 +63,15 @@ def register(setup: Composition) -> None:
         schedule_routes,
         trigger_routes,
         trigger_run,
+        resource_group_routes,
     ):
         setup.routes(routes.api)  # one router, shared by the area's routes modules
     setup.listen(PROJECT_DELETED, lifecycle.delete_pipelines)
     setup.listen(PROJECT_DELETED, schedule_models.forget_project)
     setup.listen(PROJECT_DELETED, trigger_models.forget_project)
+    setup.listen(PROJECT_DELETED, resource_group_models.forget_project)
+    setup.listen(JOB_CREATED, resource_group_models.on_job_created)
+    setup.listen(JOB_MOVED, resource_group_models.on_job_moved)
     setup.listen(REFS_MOVED, push.on_refs_moved)
     setup.listen(JOB_TOKEN_LOOKUP, token_lookup)
     setup.listen(BRIDGE_PENDING, bridges.start_bridge)
