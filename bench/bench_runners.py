@@ -10,8 +10,8 @@ its time should not grow with the other projects' runners and jobs.
 
 from __future__ import annotations
 
-from latency import Case, admin_and_group, get_ok, measure, run_sizes
-from table import Row, ratio_row
+from latency import Case, admin_and_group, get_ok, run_sizes, twin_rows
+from table import Row
 
 from fakeservice import FakeService
 from fakeservice.ci.models import Job, jobs
@@ -76,17 +76,7 @@ def cases(svc: FakeService, size: int) -> dict[str, Case]:
 
 def bench_rows() -> list[Row]:
     """For ``make bench``: each case with 10,000 runners against its 100-runner twin."""
-    small, big = build(SMALL), build(BIG)
-    small_cases, big_cases = cases(small, SMALL), cases(big, BIG)
-    rows = []
-    for name, call in big_cases.items():
-        big_ms = measure(call, REPEAT)[0]
-        small_ms = measure(small_cases[name], REPEAT)[0]
-        rows.append(
-            ratio_row("runners", f"{name}, {BIG:,} runners", big_ms, small_ms, "ms",
-                      f"{SMALL} runners", 1.5)
-        )  # fmt: skip
-    return rows
+    return twin_rows("runners", build, cases, small=SMALL, big=BIG, unit="runners", repeat=REPEAT)
 
 
 def main() -> None:

@@ -1,11 +1,13 @@
 """What the latency benchmarks share: timing a call many times (median and 95th
-percentile, in milliseconds), GET cases that must answer 200, and the results table."""
+percentile, in milliseconds), GET cases that must answer 200, the results table, and the rows of a benchmark against
+its small-state twin (:func:`twin_rows`)."""
 
 from __future__ import annotations
 
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from fakeservice import FakeService
 
@@ -80,3 +82,31 @@ def admin_and_group(token: str, group: str = "big") -> FakeService:
             "groups": [{"path": group, "visibility": "public"}],
         }
     )
+
+
+def twin_rows(
+    area: str,
+    build: Callable[[int], FakeService],
+    cases: Callable[[FakeService, int], dict[str, Case]],
+    *,
+    small: int,
+    big: int,
+    unit: str,
+    repeat: int,
+    target: float = 1.5,
+) -> list[Any]:
+    """``bench_rows`` of a benchmark with a small-state twin: each case's median with
+    ``big`` records against the same case with ``small``."""
+    from table import ratio_row
+
+    small_svc, big_svc = build(small), build(big)
+    small_cases, big_cases = cases(small_svc, small), cases(big_svc, big)
+    rows = []
+    for name, call in big_cases.items():
+        big_ms = measure(call, repeat)[0]
+        small_ms = measure(small_cases[name], repeat)[0]
+        rows.append(
+            ratio_row(area, f"{name}, {big:,} {unit}", big_ms, small_ms, "ms",
+                      f"{small} {unit}", target)
+        )  # fmt: skip
+    return rows

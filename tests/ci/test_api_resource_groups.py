@@ -204,3 +204,46 @@ def test_a_group_has_at_most_one_holder_and_no_idle_waiters(steps: list[tuple[st
         assert holders <= 1
         assert holders == 1 or waiting == 0
     assert svc.server_errors == []
+
+
+DELAYED_FILE = """\
+hold:
+  script: [hold]
+  resource_group: production
+later:
+  script: [later]
+  when: delayed
+  start_in: 1 minute
+  resource_group: production
+"""
+
+
+def test_a_delayed_job_of_a_busy_group_waits_when_its_time_comes(svc: FakeService) -> None:
+    commit_file(svc, ".gitlab-ci.yml", DELAYED_FILE)
+    svc.runner.set_outcome("hold", {"status": "success", "duration": 600})
+    svc.runner.set_mode("timed", pickup_seconds=1)
+    made = body(call(svc, "POST", f"/projects/{PROJECT}/pipeline", json_body={"ref": "main"}))
+    later = job_named(svc, made["id"], "later")
+    assert later["status"] == "scheduled"
+    svc.clock.advance(120)
+    assert status_of(svc, made["id"], "hold") == "running"
+    assert status_of(svc, made["id"], "later") == "waiting_for_resource"
+    assert upcoming(svc) == [later["id"]]
+    svc.clock.advance(600)
+    assert status_of(svc, made["id"], "hold") == "success"
+    assert status_of(svc, made["id"], "later") in ("pending", "running", "success")
+
+
+def test_the_runner_does_not_start_a_delayed_job_of_a_busy_group(svc: FakeService) -> None:
+    commit_file(svc, ".gitlab-ci.yml", DELAYED_FILE)
+    made = body(call(svc, "POST", f"/projects/{PROJECT}/pipeline", json_body={"ref": "main"}))
+    later = job_named(svc, made["id"], "later")
+    try:
+        svc.runner.start(later["id"])
+    except RunnerError as error:
+        assert "waits for resource group production" in str(error)
+    else:
+        raise AssertionError("a delayed job of a held group started")
+    assert status_of(svc, made["id"], "later") == "scheduled"
+    svc.runner.finish(job_named(svc, made["id"], "hold")["id"])
+    assert svc.runner.start(later["id"]).status == "running"

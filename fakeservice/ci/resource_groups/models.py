@@ -1,7 +1,8 @@
 """Resource group records and the rule they impose on jobs.
 
 A job whose definition names a ``resource_group`` is made ready as
-``waiting_for_resource`` (stage processing fires ``request_resource``); the group's
+``waiting_for_resource`` (stage processing, ``play`` and a delayed job's due time fire
+``request_resource``); the group's
 record (``process_mode`` ``unordered`` by default) is made with the job's. A group holds
 at most one job at a time: a job of the group that is ``preparing``, ``pending``,
 ``running`` or ``canceling`` holds it. Whenever a job of the group starts waiting or
@@ -95,7 +96,19 @@ def upcoming(store: Store, group: ResourceGroup) -> Selection[Job]:
 
 def current(store: Store, group: ResourceGroup) -> Job | None:
     """The job holding the group, if any."""
-    return next(iter(jobs(store).select("resource_holding", [(group.project_id, group.key)])), None)
+    return current_of(store, group.project_id, group.key)
+
+
+def busy(store: Store, job: Job) -> bool:
+    """Whether another job holds ``job``'s group."""
+    if not job.resource_group:
+        return False
+    holder = current_of(store, job.project_id, job.resource_group)
+    return holder is not None and holder.id != job.id
+
+
+def current_of(store: Store, project_id: int, key: str) -> Job | None:
+    return next(iter(jobs(store).select("resource_holding", [(project_id, key)])), None)
 
 
 def assign(store: Store, project_id: int, key: str, now: dt.datetime) -> None:
