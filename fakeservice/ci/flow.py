@@ -44,6 +44,7 @@ Observer = Callable[[Job, str, str, str], None]
 _observers: list[Observer] = []
 _PROCESS_EVENTS = {
     "pending": "enqueue",
+    "waiting_for_resource": "request_resource",
     "manual": "actionize",
     "scheduled": "schedule",
     "skipped": "skip",

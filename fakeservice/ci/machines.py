@@ -419,7 +419,8 @@ def process_pipeline(jobs: Iterable[ProcessableJob], **context: Any) -> list[Pro
     """Advance every ``created`` job whose prior stages (or needs) are complete.
 
     Walks jobs in stage order (as the service's atomic processing does) and fires
-    ``enqueue``, ``actionize`` (manual), ``schedule`` (delayed) or ``skip`` through
+    ``enqueue`` (``request_resource`` for a job of a resource group), ``actionize``
+    (manual), ``schedule`` (delayed) or ``skip`` through
     :data:`JOB_MACHINE`. Returns the jobs that changed, in that order.
     """
     current = sorted(latest(jobs), key=lambda j: j.stage_idx)
@@ -436,6 +437,8 @@ def process_pipeline(jobs: Iterable[ProcessableJob], **context: Any) -> list[Pro
             event = "actionize"
         elif job.when == "delayed":
             event = "schedule"
+        elif getattr(job, "resource_group", None):
+            event = "request_resource"  # waits until its resource group is free
         else:
             event = "enqueue"
         JOB_MACHINE.fire(job, event, **context)

@@ -95,6 +95,7 @@ class Job:
     target_url: str | None = None
     description: str | None = None
     environment: EnvironmentSpec | None = None  # ``environment:`` of its definition
+    resource_group: str | None = None  # ``resource_group:`` of its definition
 
     @property
     def is_bridge(self) -> bool:

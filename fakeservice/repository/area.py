@@ -23,6 +23,7 @@ def register(setup: Composition) -> None:
         compare_routes,
         git_http,
         lifecycle,
+        merged_branches,
         models,
         protected_routes,
         protected_tags,
@@ -38,6 +39,7 @@ def register(setup: Composition) -> None:
     for module in (
         routes,
         refs_routes,
+        merged_branches,
         protected_routes,
         protected_tags_routes,
         commit_routes,

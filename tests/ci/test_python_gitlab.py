@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterator
 
 import gitlab
 import pytest
@@ -14,25 +13,7 @@ from gitlab.v4.objects import Project
 
 from fakeservice import FakeService
 
-from .ci_support import new_service
-
 FINISHED = ("success", "failed", "canceled", "skipped", "manual")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[tuple[FakeService, str]]:
-    svc = new_service()
-    with svc.serve() as url:
-        yield svc, url
-
-
-@pytest.fixture
-def live(server: tuple[FakeService, str]) -> Iterator[tuple[FakeService, gitlab.Gitlab]]:
-    svc, url = server
-    svc.reset()
-    gl = gitlab.Gitlab(url, private_token="root-token")
-    yield svc, gl
-    assert svc.server_errors == []
 
 
 def project_of(gl: gitlab.Gitlab) -> Project:

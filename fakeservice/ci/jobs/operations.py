@@ -118,7 +118,7 @@ def play(store: Store, job: Job, user_id: int | None, now: dt.datetime) -> Job:
         raise BadRequest(UNPLAYABLE)
     if user_id is not None and user_id != job.user_id:
         jobs(store).update(job, user_id=user_id)
-    fire_job(store, job, "play", now)
+    fire_job(store, job, "request_resource" if job.resource_group else "play", now)
     return job
 
 

@@ -102,6 +102,7 @@ def _insert_job(
         artifacts_spec=None if bridge else shared(spec.artifacts),
         trigger=shared(spec.trigger) if bridge else None,
         environment=shared(spec.environment),
+        resource_group=None if bridge else spec.resource_group,
     )
     return announce(store, jobs(store).insert(job), now)
 

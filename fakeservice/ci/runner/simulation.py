@@ -34,6 +34,7 @@ from fakeservice.ci.models import (
     pipeline_tree,
     pipelines,
 )
+from fakeservice.ci.resource_groups.models import busy as resource_busy
 from fakeservice.ci.runner.assignment import picked, runner_for, timeout_of
 from fakeservice.ci.runner.outcomes import (
     DEFAULT_FAILURE_REASON,
@@ -90,6 +91,8 @@ def start(store: Store, job: Job, now: dt.datetime) -> Job:
     runner_id = runner_for(store, job)
     if runner_id is None:
         raise RunnerError(f"job {job.id} is stuck: no active runner can run it")
+    if job.status == "scheduled" and job.resource_group and resource_busy(store, job):
+        raise RunnerError(f"job {job.id} waits for resource group {job.resource_group}")
     if job.status == "scheduled":
         fire_job(store, job, "enqueue", now)
     jobs(store).update(job, runner_id=runner_id)
@@ -215,7 +218,8 @@ def advance(store: Store, until: dt.datetime) -> int:
         when = job.due_at
         count += 1
         if job.status == "scheduled":
-            fire_job(store, job, "enqueue", when)
+            # a delayed job of a resource group asks for the group when its time comes
+            fire_job(store, job, "request_resource" if job.resource_group else "enqueue", when)
         elif job.status == "pending":
             if runner_for(store, job) is None:  # stuck until a runner can take it
                 jobs(store).update(job, due_at=None)

@@ -1,0 +1,1 @@
+"""Resource groups: their records, the one-job-at-a-time rule on their jobs, and their endpoints."""

@@ -1,0 +1,1 @@
+"""Pipeline trigger tokens: their records, endpoints, scenario key and pipeline triggering."""
