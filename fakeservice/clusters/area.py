@@ -9,7 +9,7 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.clusters import models, routes
+    from fakeservice.clusters import models, owned, routes  # noqa: F401  (owned declares on routes.api)
 
     setup.tables(models.install)
     setup.routes(routes.api)

@@ -1,12 +1,14 @@
-"""Instance clusters (seed 000 §2.7, §4.6; deprecated certificate-based Kubernetes
-integration): records, validation and the add / edit / remove operations.
+"""Certificate-based clusters (seed 000 §2.7, §4.6; deprecated Kubernetes integration):
+records, validation and the add / edit / remove operations.
 
-Every cluster here is instance-wide (``cluster_type`` ``instance_type``), added by a user
+A cluster belongs to an owner: the instance (``cluster_type`` ``instance_type``), a group
+(``group_type``) or a project (``project_type``); each is added by a user
 (``provider_type`` ``user``) on the Kubernetes platform. Validation follows the real
 service's models and answers ``400 {"message": {"<field>": [...]}}``; nested platform
 fields are keyed ``platform_kubernetes.<field>``. Keys appear in the model's order:
 ``environment_scope`` format, ``platform_kubernetes.*``, ``name``, ``domain``, then the
-environment scope's uniqueness among instance clusters.
+environment scope's uniqueness among the owner's clusters. A user-defined namespace is
+allowed on project clusters and on unmanaged ones.
 
 Normalisation before validation, as the real service: the API address, token and CA
 certificate are stripped of surrounding whitespace, the namespace is lower-cased and a blank one is null.
@@ -29,7 +31,11 @@ from fakeservice.core.store import Selection, Store, Table
 
 PROVIDER_TYPE = "user"
 PLATFORM_TYPE = "kubernetes"
-CLUSTER_TYPE = "instance_type"
+INSTANCE, GROUP, PROJECT = "instance", "group", "project"
+CLUSTER_TYPES = {INSTANCE: "instance_type", GROUP: "group_type", PROJECT: "project_type"}
+# Who a cluster belongs to: (kind, id), the instance's id being None.
+Owner = tuple[str, int | None]
+INSTANCE_OWNER: Owner = (INSTANCE, None)
 AUTHORIZATION_TYPES = ("unknown_authorization", "rbac", "abac")
 DEFAULT_AUTHORIZATION = "rbac"
 DEFAULT_SCOPE = "*"
@@ -78,6 +84,12 @@ class Cluster:
     ca_cert: str | None = None
     namespace: str | None = None
     authorization_type: str = DEFAULT_AUTHORIZATION
+    owner_kind: str = INSTANCE
+    owner_id: int | None = None
+
+    @property
+    def owner(self) -> Owner:
+        return (self.owner_kind, self.owner_id)
 
 
 # Fields an edit may change (the platform's authorization type is fixed at creation).
@@ -101,16 +113,19 @@ def clusters(store: Store) -> Table[Cluster]:
 
 def install(store: Store) -> None:
     table = store.table("clusters")
-    table.add_unique("environment_scope", lambda c: c.environment_scope)
+    table.add_unique("environment_scope", lambda c: (*c.owner, c.environment_scope))
+    table.add_sorted("owner", lambda c: c.owner)
 
 
-def all_clusters(store: Store) -> Selection[Cluster]:
-    """Every instance cluster, oldest first."""
-    return clusters(store).select()
+def all_clusters(store: Store, owner: Owner = INSTANCE_OWNER) -> Selection[Cluster]:
+    """Every cluster of ``owner``, oldest first."""
+    return clusters(store).select("owner", [owner])
 
 
-def find_cluster(store: Store, cluster_id: int) -> Cluster | None:
-    return clusters(store).get(cluster_id)
+def find_cluster(store: Store, cluster_id: int, owner: Owner = INSTANCE_OWNER) -> Cluster | None:
+    """The cluster ``cluster_id`` when it belongs to ``owner``."""
+    cluster = clusters(store).get(cluster_id)
+    return cluster if cluster is not None and cluster.owner == owner else None
 
 
 # -- normalisation and validation ------------------------------------------------------------
@@ -146,7 +161,9 @@ def scope_errors(scope: str | None) -> list[str]:
     return errors
 
 
-def namespace_errors(namespace: str | None, managed: bool) -> list[str]:
+def namespace_errors(namespace: str | None, user_defined: bool) -> list[str]:
+    """``user_defined``: whether the cluster may take a namespace of the user's choosing
+    (a project cluster, or an unmanaged one)."""
     if namespace is None:
         return []
     errors = []
@@ -156,8 +173,7 @@ def namespace_errors(namespace: str | None, managed: bool) -> list[str]:
         errors.append(NAMESPACE_MESSAGE)
     if namespace in RESERVED_NAMESPACES:
         errors.append("is reserved")
-    if managed:
-        # a user-defined namespace needs a project cluster or an unmanaged cluster
+    if not user_defined:
         errors.append("only allowed for project cluster")
     return errors
 
@@ -265,7 +281,8 @@ def cluster_errors(
             errors.setdefault(field, []).extend(messages)
 
     add("environment_scope", scope_errors(cluster.environment_scope))
-    add("platform_kubernetes.namespace", namespace_errors(cluster.namespace, cluster.managed))
+    user_defined = cluster.owner_kind == PROJECT or not cluster.managed
+    add("platform_kubernetes.namespace", namespace_errors(cluster.namespace, user_defined))
     add("platform_kubernetes.api_url", api_url_errors(cluster.api_url))
     add("platform_kubernetes.token", ["can't be blank"] if _blank(cluster.token) else [])
     if "ca_cert" in changed and not _blank(cluster.ca_cert):
@@ -279,7 +296,7 @@ def cluster_errors(
     if not _blank(cluster.domain):
         assert cluster.domain is not None
         add("domain", hostname_errors(cluster.domain))
-    other = clusters(store).by("environment_scope", cluster.environment_scope)
+    other = clusters(store).by("environment_scope", (*cluster.owner, cluster.environment_scope))
     if other is not None and other.id != cluster.id:
         add("environment_scope", [DUPLICATE_SCOPE])
     return errors
@@ -288,8 +305,15 @@ def cluster_errors(
 # -- operations ------------------------------------------------------------------------------
 
 
-def add_cluster(store: Store, now: dt.datetime, *, user_id: int | None, **fields: Any) -> Cluster:
-    """Add an instance cluster; 400 with the validation messages when invalid."""
+def add_cluster(
+    store: Store,
+    now: dt.datetime,
+    *,
+    user_id: int | None,
+    owner: Owner = INSTANCE_OWNER,
+    **fields: Any,
+) -> Cluster:
+    """Add a cluster to ``owner``; 400 with the validation messages when invalid."""
     values = normalise(fields)
     cluster = Cluster(
         id=0,
@@ -299,6 +323,8 @@ def add_cluster(store: Store, now: dt.datetime, *, user_id: int | None, **fields
         name=values.pop("name"),
         api_url=values.pop("api_url"),
         token=values.pop("token"),
+        owner_kind=owner[0],
+        owner_id=owner[1],
         **values,
     )
     errors = cluster_errors(store, cluster, changed=set(fields))

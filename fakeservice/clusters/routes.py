@@ -1,5 +1,6 @@
 """Instance clusters endpoints (seed 000 §4.6): list, get, add, edit and remove. All need an
-administrator (401 without credentials, 403 for other users).
+administrator (401 without credentials, 403 for other users). The operations here serve
+the project and group clusters too (see :mod:`fakeservice.clusters.owned`).
 
 ``platform_kubernetes_attributes`` arrives as a hash: form keys
 ``platform_kubernetes_attributes[api_url]=...`` or a JSON object. Its keys are checked
@@ -16,7 +17,7 @@ from typing import Any
 import attrs
 
 from fakeservice.clusters import models
-from fakeservice.clusters.views import cluster_edit_view, cluster_view
+from fakeservice.clusters.views import cluster_detail, cluster_view
 from fakeservice.core.errors import ParamError, ValidationFailed, or_404
 from fakeservice.members.access import can_read_project
 from fakeservice.projects.models import find_project
@@ -138,8 +139,9 @@ def nested_params(
     return {key[prefix:-1]: item for key, item in checked.items()}, []
 
 
-def _cluster_or_404(ctx: Context) -> models.Cluster:
-    return or_404(models.find_cluster(ctx.store, ctx.params["cluster_id"]))
+def cluster_or_404(ctx: Context, owner: models.Owner = models.INSTANCE_OWNER) -> models.Cluster:
+    """The ``cluster_id`` cluster of ``owner`` (``404 Not found`` otherwise)."""
+    return or_404(models.find_cluster(ctx.store, ctx.params["cluster_id"], owner))
 
 
 def _check_management_project(ctx: Context, project_id: int | None) -> None:
@@ -155,22 +157,14 @@ def _flag(value: bool | None, default: bool) -> bool:
     return default if value is None else value
 
 
-@api.get("/admin/clusters", auth=ADMIN, paginated=True)
-def list_clusters(ctx: Context) -> Any:
-    """List instance clusters (oldest first)."""
+def list_of(ctx: Context, owner: models.Owner) -> Any:
+    """One page of ``owner``'s clusters (oldest first)."""
     store, base = ctx.store, ctx.base_url
-    return ctx.paginate(models.all_clusters(store), lambda c: cluster_view(store, c, base))
+    return ctx.paginate(models.all_clusters(store, owner), lambda c: cluster_view(store, c, base))
 
 
-@api.get("/admin/clusters/:cluster_id", params=(CLUSTER_ID,), auth=ADMIN)
-def get_cluster(ctx: Context) -> Any:
-    """Get one instance cluster."""
-    return cluster_view(ctx.store, _cluster_or_404(ctx), ctx.base_url)
-
-
-@api.post("/admin/clusters/add", params=ADD_PARAMS, auth=ADMIN)
-def add_cluster(ctx: Context) -> Any:
-    """Add an existing Kubernetes cluster as an instance cluster."""
+def add_to(ctx: Context, owner: models.Owner) -> Any:
+    """Add a cluster to ``owner`` from the add parameters; its detailed answer."""
     kube, errors = nested_params(ctx, ADD_KUBE_FIELDS, required=True)
     if errors:
         raise ParamError(errors)
@@ -181,6 +175,7 @@ def add_cluster(ctx: Context) -> Any:
         ctx.store,
         ctx.now,
         user_id=ctx.user.id,
+        owner=owner,
         name=p.get("name") or "",
         enabled=_flag(p.get("enabled"), True),
         managed=_flag(p.get("managed"), True),
@@ -193,16 +188,15 @@ def add_cluster(ctx: Context) -> Any:
         namespace=kube.get("namespace"),
         authorization_type=kube.get("authorization_type") or models.DEFAULT_AUTHORIZATION,
     )
-    return cluster_view(ctx.store, cluster, ctx.base_url)
+    return cluster_detail(ctx.store, cluster, ctx.base_url)
 
 
-@api.put("/admin/clusters/:cluster_id", params=EDIT_PARAMS, auth=ADMIN)
-def edit_cluster(ctx: Context) -> Any:
-    """Edit an instance cluster (every field optional)."""
+def edit_of(ctx: Context, owner: models.Owner) -> Any:
+    """Edit ``owner``'s ``cluster_id`` cluster from the edit parameters; the edit answer."""
     kube, errors = nested_params(ctx, EDIT_KUBE_FIELDS, required=False)
     if errors:
         raise ParamError(errors)
-    cluster = _cluster_or_404(ctx)
+    cluster = cluster_or_404(ctx, owner)
     p = ctx.params
     changes: dict[str, Any] = {}
     for key in ("name", "domain", "environment_scope", "management_project_id"):
@@ -218,12 +212,41 @@ def edit_cluster(ctx: Context) -> Any:
         changes["token"] = kube["token"]
     _check_management_project(ctx, changes.get("management_project_id"))
     models.edit_cluster(ctx.store, cluster, ctx.now, **changes)
-    return cluster_edit_view(ctx.store, cluster, ctx.base_url)
+    return cluster_detail(ctx.store, cluster, ctx.base_url, edited=True)
+
+
+def remove_of(ctx: Context, owner: models.Owner) -> None:
+    """Remove ``owner``'s ``cluster_id`` cluster (412 when ``If-Unmodified-Since`` is older)."""
+    cluster = cluster_or_404(ctx, owner)
+    require_unmodified_since(ctx.request, cluster.updated_at)
+    models.remove_cluster(ctx.store, cluster)
+
+
+@api.get("/admin/clusters", auth=ADMIN, paginated=True)
+def list_clusters(ctx: Context) -> Any:
+    """List instance clusters (oldest first)."""
+    return list_of(ctx, models.INSTANCE_OWNER)
+
+
+@api.get("/admin/clusters/:cluster_id", params=(CLUSTER_ID,), auth=ADMIN)
+def get_cluster(ctx: Context) -> Any:
+    """Get one instance cluster."""
+    return cluster_view(ctx.store, cluster_or_404(ctx), ctx.base_url)
+
+
+@api.post("/admin/clusters/add", params=ADD_PARAMS, auth=ADMIN)
+def add_cluster(ctx: Context) -> Any:
+    """Add an existing Kubernetes cluster as an instance cluster."""
+    return add_to(ctx, models.INSTANCE_OWNER)
+
+
+@api.put("/admin/clusters/:cluster_id", params=EDIT_PARAMS, auth=ADMIN)
+def edit_cluster(ctx: Context) -> Any:
+    """Edit an instance cluster (every field optional)."""
+    return edit_of(ctx, models.INSTANCE_OWNER)
 
 
 @api.delete("/admin/clusters/:cluster_id", params=(CLUSTER_ID,), auth=ADMIN)
 def remove_cluster(ctx: Context) -> Any:
     """Remove an instance cluster (204; 412 when ``If-Unmodified-Since`` is older)."""
-    cluster = _cluster_or_404(ctx)
-    require_unmodified_since(ctx.request, cluster.updated_at)
-    models.remove_cluster(ctx.store, cluster)
+    remove_of(ctx, models.INSTANCE_OWNER)
