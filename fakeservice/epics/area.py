@@ -1,5 +1,5 @@
-"""The epics area's registration: the epics and epic to-do tables, the group epics
-endpoints, their notes through the notes area and ``groups[].epics`` in scenarios."""
+"""The epics area's registration: the epics, epic to-do and epic issue tables, the group
+epics and epic issues endpoints (and the issues' ``epic`` fields), their notes through the notes area and ``groups[].epics`` and ``projects[].epic_issues`` in scenarios."""
 
 from __future__ import annotations
 
@@ -10,11 +10,27 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.epics import models, notes, routes, scenario, todos
+    from fakeservice.epics import (
+        issue_fields,
+        issue_links,
+        issue_routes,  # noqa: F401  (declares the epic issues endpoints on routes.api)
+        issue_scenario,
+        models,
+        notes,
+        routes,
+        scenario,
+        todos,
+    )
+    from fakeservice.issues.models import ISSUE_DELETED
+    from fakeservice.issues.views import ISSUE_VIEW
 
     notes.register()
 
     setup.tables(models.install)
     setup.tables(todos.install)
+    setup.tables(issue_links.install)
+    setup.listen(ISSUE_VIEW, issue_fields.extend_issue)
+    setup.listen(ISSUE_DELETED, issue_links.forget_issue)
     setup.routes(routes.api)
     scenario.register(setup.sections)
+    issue_scenario.register(setup.sections)

@@ -20,6 +20,7 @@ import attrs
 
 from fakeservice.core.errors import ValidationFailed
 from fakeservice.core.store import Store, Table
+from fakeservice.epics import issue_links
 from fakeservice.epics.machines import EPIC_MACHINE
 from fakeservice.groups.models import Namespace, namespaces, self_and_ancestor_ids
 
@@ -234,8 +235,9 @@ def update_epic(
 
 
 def delete_epic(store: Store, epic: Epic) -> None:
-    """Delete an epic; its children lose their parent."""
+    """Delete an epic; its children lose their parent, its issues their epic."""
     table = epics(store)
     for child in list(children(store, epic)):
         table.update(child, parent_id=None)
+    issue_links.forget_epic(store, epic.id)
     table.delete(epic)

@@ -73,14 +73,14 @@ _group = epic_group
 _role = epic_role
 
 
-def _epic(ctx: Context, group: Namespace) -> models.Epic:
+def visible_epic(ctx: Context, group: Namespace) -> models.Epic:
     epic = models.find(ctx.store, group, ctx.params["epic_iid"])
     if epic is None or (epic.confidential and _role(ctx, epic.group_id) < PLANNER):
         raise NotFound()
     return epic
 
 
-def _render(ctx: Context, epic: models.Epic, *, single: bool = True) -> dict[str, Any]:
+def render_epic(ctx: Context, epic: models.Epic, *, single: bool = True) -> dict[str, Any]:
     return epic_view(
         ctx.store,
         epic,
@@ -146,7 +146,7 @@ def list_epics(ctx: Context) -> Any:
 @api.get(PATH + "/:epic_iid", params=(ID, IID), auth=REQUIRED)
 def get_epic(ctx: Context) -> Any:
     """Get one epic."""
-    return _render(ctx, _epic(ctx, _group(ctx)))
+    return render_epic(ctx, visible_epic(ctx, _group(ctx)))
 
 
 @api.post(
@@ -172,7 +172,7 @@ def create_epic(ctx: Context) -> Any:
     if not _backdating(ctx, group):
         fields.pop("created_at", None)
     epic = models.create_epic(ctx.store, group, ctx.user.id, ctx.now, fields)
-    return _render(ctx, epic)
+    return render_epic(ctx, epic)
 
 
 UPDATABLE = ("title", "description", "confidential", "parent_id", *(p.name for p in DATES))
@@ -199,7 +199,7 @@ UPDATABLE = ("title", "description", "confidential", "parent_id", *(p.name for p
 def update_epic(ctx: Context) -> Any:
     """Edit, close or reopen an epic (Planner and up)."""
     group = _group(ctx)
-    epic = _epic(ctx, group)
+    epic = visible_epic(ctx, group)
     if _role(ctx, epic.group_id) < PLANNER:
         raise Forbidden()
     p = ctx.params
@@ -217,14 +217,14 @@ def update_epic(ctx: Context) -> Any:
     )
     if epic.state != state:
         notes.state_note(ctx.store, epic, ctx.user.id, ctx.now)
-    return _render(ctx, epic)
+    return render_epic(ctx, epic)
 
 
 @api.delete(PATH + "/:epic_iid", params=(ID, IID), auth=REQUIRED)
 def delete_epic(ctx: Context) -> Any:
     """Delete an epic (group Owners and Planners); its children lose their parent."""
     group = _group(ctx)
-    epic = _epic(ctx, group)
+    epic = visible_epic(ctx, group)
     role = _role(ctx, epic.group_id)
     if role != PLANNER and role < OWNER:
         raise Forbidden()
@@ -235,7 +235,7 @@ def delete_epic(ctx: Context) -> Any:
 
 def _todo(ctx: Context) -> Any:
     group = _group(ctx)
-    epic = _epic(ctx, group)
+    epic = visible_epic(ctx, group)
     todo = todos.mark(ctx.store, epic, ctx.user.id, ctx.now)
     return todos.todo_view(ctx.store, todo, epic, ctx.base_url)
 

@@ -73,12 +73,13 @@ def _author(service: FakeService, group: Namespace, spec: Mapping[str, Any], whe
     return admins[0].id
 
 
-def _parent(service: FakeService, text: Any, where: str) -> int:
+def epic_id(service: FakeService, text: Any, where: str, *, key: str = "parent") -> int:
+    """The id of the epic ``<group path>&<iid>`` (a scenario error at ``where.key``)."""
     path, _, iid = str(text).rpartition("&")
     group = find_group(service.store, path)
     epic = models.find(service.store, group, int(iid)) if group and iid.isdigit() else None
     if epic is None:
-        raise _error(f"{where}.parent", f"no epic {text!r} (write <group path>&<iid>)")
+        raise _error(f"{where}.{key}", f"no epic {text!r} (write <group path>&<iid>)")
     return epic.id
 
 
@@ -103,7 +104,7 @@ def _load_one(
         "description": spec.get("description"),
         "labels": [str(label) for label in spec.get("labels") or []],
         "confidential": bool(spec.get("confidential", False)),
-        "parent_id": _parent(service, spec["parent"], where) if spec.get("parent") else parent_id,
+        "parent_id": epic_id(service, spec["parent"], where) if spec.get("parent") else parent_id,
     }
     for kind in ("start", "due"):
         value = spec.get(f"{kind}_date_fixed")

@@ -12,7 +12,7 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
-from fakeservice.core.events import announce
+from fakeservice.core.events import announce, listeners
 from fakeservice.core.machine import Machine
 from fakeservice.core.store import Store, Table
 from fakeservice.issues import listing
@@ -137,8 +137,14 @@ def transition(store: Store, record: Issue, event: str, now: dt.datetime, by: in
     return True
 
 
+# ``listener(store, issue)``: an issue was deleted (epics drop its assignment).
+ISSUE_DELETED = "issue.deleted"
+
+
 def delete(store: Store, record: Issue) -> None:
     issues(store).delete(record)
+    for listener in listeners(store, ISSUE_DELETED):
+        listener(store, record)
 
 
 def count_with_label(store: Store, label_id: int, state: str) -> int:

@@ -1,4 +1,6 @@
-"""JSON shape of an issue (list item and single, which adds ``subscribed``)."""
+"""JSON shape of an issue (list item and single, which adds ``subscribed``). Other areas
+add fields through ``ISSUE_VIEW`` listeners (``listener(store, issue, out, now)``: the
+epics area's ``epic`` and ``epic_iid``)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import datetime as dt
 from typing import Any
 
 from fakeservice.core.clock import iso, iso_date
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store
 from fakeservice.issues import shared_views as common
 from fakeservice.issues.models import Issue
@@ -13,6 +16,8 @@ from fakeservice.notes import awards
 from fakeservice.projects.models import projects
 from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
+
+ISSUE_VIEW = "issue.view"
 
 
 def issue_view(
@@ -67,6 +72,8 @@ def issue_view(
         "moved_to_id": None,
         "service_desk_reply_to": None,
     }
+    for extension in listeners(store, ISSUE_VIEW):
+        extension(store, record, out, now)
     if single:
         out["subscribed"] = caller_id is not None and (
             caller_id in record.subscriber_ids
