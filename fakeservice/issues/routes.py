@@ -1,6 +1,6 @@
 """Issue endpoints: ``/projects/:id/issues`` (list, create), ``/projects/:id/issues/:issue_iid``
-(get, update with ``state_event``, delete), and the cross-project lists ``/issues`` and
-``/groups/:id/issues``.
+(get, update with ``state_event``, delete), the cross-project lists ``/issues`` and
+``/groups/:id/issues``, and ``/issues/:id`` (one issue by its global id; administrators).
 
 Confidential issues are visible to Reporters and up, their author and assignees; others
 get 404 for them and do not see them in lists. Creating needs a signed-in caller who can
@@ -23,7 +23,7 @@ from fakeservice.projects.lookup import access_level, find_project_or_404
 from fakeservice.projects.models import Project, projects
 from fakeservice.web.context import Context
 from fakeservice.web.params import BOOL, DATE, DATETIME, INT, STR, AtLeastOne, Param
-from fakeservice.web.routing import PUBLIC, REQUIRED, AreaRouter
+from fakeservice.web.routing import ADMIN, PUBLIC, REQUIRED, AreaRouter
 
 api = AreaRouter("issues")
 
@@ -226,6 +226,19 @@ def get_issue(ctx: Context) -> Any:
     """Get one issue."""
     project = find_project_or_404(ctx, ctx.params["id"])
     return _render(ctx, single=True)(find_issue(ctx, project, ctx.params["issue_iid"]))
+
+
+@api.get(
+    "/issues/:id",
+    params=(Param("id", INT, required=True, description="The issue's global ID"),),
+    auth=ADMIN,
+)
+def get_issue_by_id(ctx: Context) -> Any:
+    """Get one issue by its global ID (administrators only)."""
+    record = models.issues(ctx.store).get(ctx.params["id"])
+    if record is None:
+        raise NotFound()
+    return _render(ctx, single=True)(record)
 
 
 @api.post(
