@@ -1,17 +1,21 @@
 """Project and group clusters over raw HTTP: the owner in the answers, the Maintainer rule,
 the environment scope unique per owner, the project-only namespace, the instance
-endpoints' error bodies, and the state after each call."""
+endpoints' error bodies, and the state after each call (a property: no add or edit
+body makes a 500, and a refused one changes nothing)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from support.calls import ROOT, body, call
 
 from fakeservice import FakeService
 
-from .conftest import ALICE, BOB, kube
+from .conftest import ALICE, BOB, kube, new_service
+from .test_python_gitlab import payloads
 
 CAROL = "carol-token"  # external, not a member of acme: sees it, may not manage it
 PROJECT = "/projects/acme%2Fwebsite/clusters"
@@ -225,3 +229,28 @@ def test_administrators_manage_every_owner(svc: FakeService, base: str) -> None:
     assert status == 201
     assert created["user"]["username"] == "root"
     assert get(svc, base, ROOT)[1][0]["id"] == created["id"]
+
+
+_SERVICES: dict[str, FakeService] = {}
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(payload=payloads, edit=st.booleans(), base=st.sampled_from([PROJECT, GROUP]))
+def test_no_body_makes_a_500_and_a_refusal_changes_nothing(
+    payload: dict[str, Any], edit: bool, base: str
+) -> None:
+    if base not in _SERVICES:
+        _SERVICES[base] = new_service()
+        assert add_to(_SERVICES[base], base, name="base")[0] == 201
+    svc = _SERVICES[base]
+    before = get(svc, base)
+    if edit:
+        first = before[1][0]["id"]
+        response = call(svc, "PUT", f"{base}/{first}", ALICE, json_body=payload)
+        assert response.status in (200, 400), response.body
+    else:
+        response = call(svc, "POST", f"{base}/user", ALICE, json_body=payload)
+        assert response.status in (201, 400), response.body
+    if response.status == 400:
+        assert get(svc, base) == before
+    assert not svc.server_errors
