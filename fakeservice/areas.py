@@ -104,6 +104,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.housekeeping.area",
     "fakeservice.push_rules.area",
     "fakeservice.events_feed.area",
+    "fakeservice.resource_events.area",
 )
 
 
