@@ -105,6 +105,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.push_rules.area",
     "fakeservice.events_feed.area",
     "fakeservice.resource_events.area",
+    "fakeservice.draft_notes.area",
 )
 
 
