@@ -17,13 +17,14 @@ KINDS = ("label", "state", "milestone")
 class ResourceEvent:
     id: int
     kind: str  # one of KINDS
-    resource_type: str  # "Issue" or "MergeRequest"
+    resource_type: str  # "Issue", "MergeRequest" or "Epic" (label events)
     resource_id: int
     user_id: int
     created_at: dt.datetime
     action: str | None = None  # "add" or "remove" (label and milestone events)
     target_id: int | None = None  # the label's or the milestone's id
     state: str | None = None  # a state event's state; a milestone event's issuable state
+    label_name: str | None = None  # an epic's label (epic labels are names)
 
 
 def table_name(kind: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from fakeservice.core.clock import iso
 from fakeservice.core.errors import NotFound
+from fakeservice.epics.views import label_details
 from fakeservice.issues.routes import IID as ISSUE_IID
 from fakeservice.issues.routes import PROJECT_ID, find_issue
 from fakeservice.labels.models import labels
@@ -60,7 +61,10 @@ def event_view(ctx: Context, event: models.ResourceEvent) -> dict[str, Any]:
         "resource_type": event.resource_type,
         "resource_id": event.resource_id,
     }
-    if event.kind == "label":
+    if event.kind == "label" and event.label_name is not None:
+        out["label"] = label_details(event.label_name)
+        out["action"] = event.action
+    elif event.kind == "label":
         label = labels(ctx.store).get(event.target_id)
         out["label"] = label_basic(label) if label is not None else None
         out["action"] = event.action
