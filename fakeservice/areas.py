@@ -104,6 +104,8 @@ AREAS: tuple[str, ...] = (
     "fakeservice.housekeeping.area",
     "fakeservice.push_rules.area",
     "fakeservice.events_feed.area",
+    "fakeservice.resource_events.area",
+    "fakeservice.draft_notes.area",
 )
 
 

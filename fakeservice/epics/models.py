@@ -19,12 +19,16 @@ from typing import Any
 import attrs
 
 from fakeservice.core.errors import ValidationFailed
+from fakeservice.core.events import listeners
 from fakeservice.core.store import Store, Table
 from fakeservice.epics import issue_links
 from fakeservice.epics.machines import EPIC_MACHINE
 from fakeservice.groups.models import Namespace, namespaces, self_and_ancestor_ids
 
 TABLE = "epics"
+# listener(store, epic, before, user_id, now): the epic's label names changed (``before``:
+# the old ones); an epic created with labels counts (``before`` empty)
+EPIC_LABELS_CHANGED = "epic.labels_changed"
 MAX_DESCRIPTION = 1_048_576
 MAX_DEPTH = 7
 ORDERS = ("created_at", "updated_at", "title")
@@ -199,7 +203,17 @@ def create_epic(
         due_date_is_fixed=bool(fields.get("due_date_is_fixed") or False),
         due_date_fixed=fields.get("due_date_fixed"),
     )
-    return epics(store).insert(epic)
+    record = epics(store).insert(epic)
+    _labels_changed(store, record, [], author_id, now)
+    return record
+
+
+def _labels_changed(
+    store: Store, epic: Epic, before: list[str], user_id: int, now: dt.datetime
+) -> None:
+    if epic.labels != before:
+        for listener in listeners(store, EPIC_LABELS_CHANGED):
+            listener(store, epic, before, user_id, now)
 
 
 def normalized_labels(names: Iterable[str]) -> list[str]:
@@ -225,9 +239,11 @@ def update_epic(
     table = epics(store)
     fields = dict(changes)
     updated = fields.pop("updated_at", None) or now
+    before = list(epic.labels)
     if "labels" in fields:
         fields["labels"] = normalized_labels(fields["labels"] or [])
     table.update(epic, **fields, updated_at=updated)
+    _labels_changed(store, epic, before, user_id, now)
     if state_event is not None and EPIC_MACHINE.can(epic, state_event):
         EPIC_MACHINE.fire(epic, state_event, now=now, user_id=user_id)
         table.reindex(epic)

@@ -100,11 +100,7 @@ def declare_discussions(noteable: Noteable) -> None:
         where = None
         if noteable.position is not None and p.get("position") is not None:
             where = noteable.position(ctx, target, p["position"])
-        thread = models.open_discussion(
-            ctx.store, noteable.type, target.record.id, ctx.now, individual=False
-        )
-        kind = "DiffNote" if where else "DiscussionNote"
-        _add(ctx, noteable, target, thread, body, kind, where)
+        thread = start(ctx, noteable, target, body, where)
         return render(ctx, target)(thread)
 
     @api.post(
@@ -115,13 +111,7 @@ def declare_discussions(noteable: Noteable) -> None:
     def add_discussion_note(ctx: Context) -> Any:
         """Answer a thread (201); an individual note becomes a thread."""
         target, body = writable(ctx, noteable)
-        thread = _discussion(ctx, noteable, target)
-        first = next(iter(models.of_discussion(ctx.store, thread.sha)))
-        if thread.individual:
-            models.discussions(ctx.store).update(thread, individual=False)
-            models.notes(ctx.store).update(first, type="DiscussionNote")
-        kind = "DiffNote" if first.type == "DiffNote" else "DiscussionNote"
-        note = _add(ctx, noteable, target, thread, body, kind, first.position)
+        note = answer(ctx, noteable, target, _discussion(ctx, noteable, target), body)
         return note_view(ctx.store, note, ctx.base_url)
 
     @api.get(
@@ -187,6 +177,34 @@ def declare_discussions(noteable: Noteable) -> None:
             raise Forbidden()
         models.resolve(ctx.store, found, ctx.user.id if ctx.params["resolved"] else None, ctx.now)
         return render(ctx, target)(thread)
+
+
+def start(
+    ctx: Context,
+    noteable: Noteable,
+    target: Target,
+    body: str,
+    where: dict[str, Any] | None,
+) -> models.Discussion:
+    """A new thread of the caller's note (a diff note at a checked ``where``)."""
+    thread = models.open_discussion(
+        ctx.store, noteable.type, target.record.id, ctx.now, individual=False
+    )
+    kind = "DiffNote" if where else "DiscussionNote"
+    _add(ctx, noteable, target, thread, body, kind, where)
+    return thread
+
+
+def answer(
+    ctx: Context, noteable: Noteable, target: Target, thread: models.Discussion, body: str
+) -> models.Note:
+    """The caller's answer in ``thread`` (an individual note's thread becomes a thread)."""
+    first = next(iter(models.of_discussion(ctx.store, thread.sha)))
+    if thread.individual:
+        models.discussions(ctx.store).update(thread, individual=False)
+        models.notes(ctx.store).update(first, type="DiscussionNote")
+    kind = "DiffNote" if first.type == "DiffNote" else "DiscussionNote"
+    return _add(ctx, noteable, target, thread, body, kind, first.position)
 
 
 def _add(

@@ -50,6 +50,19 @@ def _position(ctx: Context, target: Target, raw: Any) -> dict[str, Any]:
     return positions.check(raw, repo, diff_refs(record), changed)
 
 
+MR_PARAMS = (PROJECT_ID, Param("merge_request_iid", INT, required=True))
+# merge request notes: also what draft notes find their merge request and check with
+MERGE_REQUEST_NOTES = Noteable(
+    type="MergeRequest",
+    base="/projects/:id/merge_requests/:merge_request_iid/notes",
+    params=MR_PARAMS,
+    find=_merge_request,
+    auth=REQUIRED,
+    resolvable=True,
+    position=_position,
+)
+
+
 def unresolved_guard(store: Store, project: Project, record: Any, user: Any) -> None:
     """Refuse a merge (405) while the project wants every thread resolved and one is not."""
     if not discussions_resolved(store, project, record):
@@ -59,7 +72,7 @@ def unresolved_guard(store: Store, project: Project, record: Any, user: Any) -> 
 def register() -> None:
     """Declare the note and award emoji endpoints of issues and merge requests."""
     issue_params = (PROJECT_ID, Param("issue_iid", INT, required=True))
-    mr_params = (PROJECT_ID, Param("merge_request_iid", INT, required=True))
+    mr_params = MR_PARAMS
     register_awardable(Awardable("Issue", "/projects/:id/issues/:issue_iid", issue_params, _issue))
     register_awardable(
         Awardable(
@@ -78,14 +91,4 @@ def register() -> None:
             confidential=True,
         )
     )
-    register_noteable(
-        Noteable(
-            type="MergeRequest",
-            base="/projects/:id/merge_requests/:merge_request_iid/notes",
-            params=mr_params,
-            find=_merge_request,
-            auth=REQUIRED,
-            resolvable=True,
-            position=_position,
-        )
-    )
+    register_noteable(MERGE_REQUEST_NOTES)
