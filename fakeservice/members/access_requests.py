@@ -29,9 +29,9 @@ from fakeservice.members.routes import (
     ID,
     SOURCES,
     USER_ID,
-    api,
-    bind,
+    Declarations,
     caller_level,
+    declare,
     is_member,
     require_manage,
     require_role_change,
@@ -43,7 +43,6 @@ from fakeservice.users.models import users
 from fakeservice.users.views import user_ref
 from fakeservice.web.context import Context
 from fakeservice.web.params import INT, Param
-from fakeservice.web.routing import REQUIRED
 
 
 def request_view(ctx: Context, request: AccessRequest) -> dict[str, Any]:
@@ -121,16 +120,13 @@ def _register(source_type: str, kind: str) -> None:
     base = f"/{source_type}/:id/access_requests"
     noun = "project" if kind == "project" else "group"
     level = Param("access_level", INT, default=DEVELOPER)
-    routes: list[tuple[str, str, tuple[Param, ...], dict[str, Any], Any, str]] = [
+    routes: Declarations = [
         ("GET", base, (ID,), {"paginated": True}, list_requests, f"List the access requests of a {noun}."),
         ("POST", base, (ID,), {}, request_access, f"Request access to a {noun}."),
         ("PUT", f"{base}/:user_id/approve", (ID, USER_ID, level), {}, approve, f"Approve an access request to a {noun}."),
         ("DELETE", f"{base}/:user_id", (ID, USER_ID), {}, deny, f"Deny or withdraw an access request to a {noun}."),
     ]  # fmt: skip
-    for method, pattern, params, extra, action, summary in routes:
-        api.route(method, pattern, params=params, auth=REQUIRED, summary=summary, **extra)(
-            bind(action, kind)
-        )
+    declare(routes, kind)
 
 
 for _source_type, _kind in SOURCES.items():

@@ -1,6 +1,6 @@
 """The members area's registration: its tables, its endpoints (``routes``,
-``project_users`` and ``access_requests`` on the same router) and the
-``access_requests`` scenario key."""
+``project_users``, ``access_requests`` and ``invitations`` on the same router) and the
+``access_requests`` and ``invitations`` scenario keys."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ def register(setup: Composition) -> None:
     from fakeservice.members import (
         access_requests,
         cleanup,
+        invitation_scenario,
+        invitations,
+        invites,
         models,
         project_users,
         request_scenario,
@@ -25,9 +28,11 @@ def register(setup: Composition) -> None:
 
     setup.tables(models.install)
     setup.tables(requests.install)
-    for module in (routes, project_users, access_requests):
-        setup.routes(module.api)  # one router, shared by the area's routes modules
-    for table in ("access_requests",):
+    setup.tables(invites.install)
+    del project_users, access_requests, invitations  # imported for their declarations
+    setup.routes(routes.api)  # one router, shared by the area's routes modules
+    for table in ("access_requests", "invitations"):
         setup.listen(PROJECT_DELETED, cleanup.forget_source(table, models.PROJECT))
         setup.listen(NAMESPACE_DELETED, cleanup.forget_source(table, models.NAMESPACE))
     request_scenario.register(setup.sections)
+    invitation_scenario.register(setup.sections)

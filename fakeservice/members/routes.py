@@ -63,6 +63,8 @@ from fakeservice.web.params import (
 from fakeservice.web.routing import REQUIRED, AreaRouter
 
 api = AreaRouter("members")
+# (method, pattern, params, extra route options, action of (ctx, kind), summary) rows
+Declarations = list[tuple[str, str, tuple[Any, ...], dict[str, Any], Callable[..., Any], str]]
 
 MEMBER_LEVELS = (10, 15, 20, 30, 40, 50)
 SOURCES = {"projects": PROJECT, "groups": NAMESPACE}
@@ -443,7 +445,7 @@ def _register(source_type: str, kind: str) -> None:
     """Declare the member endpoints under ``/<source_type>/:id/members``."""
     base = f"/{source_type}/:id/members"
     noun = "project" if kind == PROJECT else "group"
-    routes: list[tuple[str, str, tuple[Any, ...], dict[str, Any], Callable[..., Any], str]] = [
+    routes: Declarations = [
         ("GET", base, (ID, *LIST_FILTERS, Param("skip_users", Array(INT, scalar=True, comma=True))), {"paginated": True}, list_direct, f"List the direct members of a {noun}."),
         ("GET", f"{base}/all", (ID, *LIST_FILTERS), {"paginated": True}, list_all, f"List the direct, inherited and invited members of a {noun}."),
         ("GET", f"{base}/all/:user_id", (ID, USER_ID), {}, get_any, f"Get a direct, inherited or invited member of a {noun}."),
@@ -452,6 +454,12 @@ def _register(source_type: str, kind: str) -> None:
         ("PUT", f"{base}/:user_id", (ID, USER_ID, Param("access_level", INT, required=True), Param("expires_at", EXPIRY)), {}, edit, f"Change a {noun} member's role or expiry."),
         ("DELETE", f"{base}/:user_id", (ID, USER_ID, Param("skip_subresources", BOOL, default=False), Param("unassign_issuables", BOOL, default=False)), {}, remove, f"Remove a member from a {noun}."),
     ]  # fmt: skip
+    declare(routes, kind)
+
+
+def declare(routes: Declarations, kind: str) -> None:
+    """Declare ``(method, pattern, params, extra, action, summary)`` rows for one source
+    kind: signed-in callers, each action bound to ``kind``."""
     for method, pattern, params, extra, action, summary in routes:
         api.route(method, pattern, params=params, auth=REQUIRED, summary=summary, **extra)(
             bind(action, kind)
