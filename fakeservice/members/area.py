@@ -1,6 +1,6 @@
 """The members area's registration: its tables, its endpoints (``routes``,
-``project_users``, ``access_requests`` and ``invitations`` on the same router) and the
-``access_requests`` and ``invitations`` scenario keys."""
+``project_users``, ``access_requests``, ``invitations`` and ``memberships`` on the same
+router) and the ``access_requests`` and ``invitations`` scenario keys."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ def register(setup: Composition) -> None:
         invitation_scenario,
         invitations,
         invites,
+        memberships,
         models,
         project_users,
         request_scenario,
@@ -29,7 +30,7 @@ def register(setup: Composition) -> None:
     setup.tables(models.install)
     setup.tables(requests.install)
     setup.tables(invites.install)
-    del project_users, access_requests, invitations  # imported for their declarations
+    del project_users, access_requests, invitations, memberships  # for their declarations
     setup.routes(routes.api)  # one router, shared by the area's routes modules
     for table in ("access_requests", "invitations"):
         setup.listen(PROJECT_DELETED, cleanup.forget_source(table, models.PROJECT))
