@@ -1,4 +1,5 @@
-"""The to-dos area's registration: its table and its endpoints."""
+"""The to-dos area's registration: its table, its endpoints and the ``assigned`` to-dos
+made when issuables get new assignees."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ if TYPE_CHECKING:
 
 
 def register(setup: Composition) -> None:
-    from fakeservice.todos import models, routes
+    from fakeservice.issues.events import ISSUABLE_CHANGED
+    from fakeservice.todos import assignments, models, routes
 
     setup.tables(models.install)
     setup.routes(routes.api)
+    setup.listen(ISSUABLE_CHANGED, assignments.assigned)
