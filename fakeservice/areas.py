@@ -86,6 +86,7 @@ AREAS: tuple[str, ...] = (
     "fakeservice.instance.area",
     "fakeservice.storage_moves.area",
     "fakeservice.epics.area",
+    "fakeservice.todos.area",
     "fakeservice.transfer.area",
     "fakeservice.geo.area",
     "fakeservice.wikis.area",

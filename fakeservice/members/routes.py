@@ -63,6 +63,8 @@ from fakeservice.web.params import (
 from fakeservice.web.routing import REQUIRED, AreaRouter
 
 api = AreaRouter("members")
+# (method, pattern, params, extra route options, action of (ctx, kind), summary) rows
+Declarations = list[tuple[str, str, tuple[Any, ...], dict[str, Any], Callable[..., Any], str]]
 
 MEMBER_LEVELS = (10, 15, 20, 30, 40, 50)
 SOURCES = {"projects": PROJECT, "groups": NAMESPACE}
@@ -104,14 +106,14 @@ LIST_FILTERS = (
 
 
 # -- lookups -------------------------------------------------------------------------------
-def _source(ctx: Context, kind: str) -> Any:
+def source_of(ctx: Context, kind: str) -> Any:
     """The project or group of the ``:id`` path parameter (404 when the caller may not see it)."""
     if kind == PROJECT:
         return find_project_or_404(ctx, ctx.params["id"])
     return find_group_or_404(ctx, ctx.params["id"])
 
 
-def _caller_level(ctx: Context, kind: str, record: Any) -> int:
+def caller_level(ctx: Context, kind: str, record: Any) -> int:
     return access_level(ctx, record) if kind == PROJECT else group_access_level(ctx, record)
 
 
@@ -220,21 +222,21 @@ def _renderer(ctx: Context) -> Callable[[Member], dict[str, Any]]:
 
 
 # -- permissions and validation ------------------------------------------------------------
-def _require_manage(ctx: Context, kind: str, record: Any) -> int:
+def require_manage(ctx: Context, kind: str, record: Any) -> int:
     """The caller's role, which must be at least Maintainer (else 403)."""
-    level = _caller_level(ctx, kind, record)
+    level = caller_level(ctx, kind, record)
     if level < MAINTAINER:
         raise Forbidden()
     return level
 
 
-def _require_role_change(level: int, old: int | None, new: int) -> None:
+def require_role_change(level: int, old: int | None, new: int) -> None:
     """Roles above Maintainer (given, changed or removed) need an Owner."""
     if max(old or 0, new) > MAINTAINER and level < OWNER:
         raise Forbidden()
 
 
-def _validate(ctx: Context, access: int) -> None:
+def validate_role(ctx: Context, access: int) -> None:
     errors: dict[str, list[str]] = {}
     if access not in MEMBER_LEVELS:
         errors["access_level"] = ["is not included in the list"]
@@ -271,7 +273,7 @@ def _resolve(ctx: Context, key: str, *, by_id: bool) -> User | None:
     return None if user is None or user.deleted else user
 
 
-def _is_member(ctx: Context, kind: str, record: Any, user_id: int) -> bool:
+def is_member(ctx: Context, kind: str, record: Any, user_id: int) -> bool:
     if find_member(ctx.store, kind, record.id, user_id) is not None:
         return True
     owner = _personal_owner(ctx, kind, record)
@@ -297,38 +299,46 @@ def _add_one(ctx: Context, kind: str, record: Any) -> Any:
     user = _resolve(ctx, p["user_id"] if by_id else p["username"], by_id=by_id)
     if user is None:
         raise NotFound("User")
-    if _is_member(ctx, kind, record, user.id):
+    if is_member(ctx, kind, record, user.id):
         raise Conflict("Member already exists")
-    level = _require_manage(ctx, kind, record)
-    _validate(ctx, p["access_level"])
-    _require_role_change(level, None, p["access_level"])
+    level = require_manage(ctx, kind, record)
+    validate_role(ctx, p["access_level"])
+    require_role_change(level, None, p["access_level"])
     return member_view(ctx.store, _add(ctx, kind, record, user), ctx.base_url)
 
 
 def _add_many(ctx: Context, kind: str, record: Any) -> Any:
     """Several comma-separated users: unknown ones are skipped, existing members updated."""
     p = ctx.params
-    level = _require_manage(ctx, kind, record)
-    _validate(ctx, p["access_level"])
-    _require_role_change(level, None, p["access_level"])
+    level = require_manage(ctx, kind, record)
+    validate_role(ctx, p["access_level"])
+    require_role_change(level, None, p["access_level"])
     by_id = p.get("user_id") is not None
     keys = (p["user_id"] if by_id else p["username"]).split(",")
     found = [_resolve(ctx, key, by_id=by_id) for key in keys if key.strip()]
     unique = {u.id: u for u in found if u is not None}
     for user in unique.values():
-        existing = find_member(ctx.store, kind, record.id, user.id)
-        if existing is None:
-            if not _is_member(ctx, kind, record, user.id):
-                _add(ctx, kind, record, user)
-            continue
-        if existing.access_level > MAINTAINER and level < OWNER:
-            continue
-        if kind == NAMESPACE and p["access_level"] < OWNER and _last_owner(ctx, record, existing):
-            continue
-        members(ctx.store).update(
-            existing, access_level=p["access_level"], expires_at=p.get("expires_at")
-        )
+        put_member(ctx, kind, record, user, level)
     return json_response({"status": "success"}, 201)
+
+
+def put_member(ctx: Context, kind: str, record: Any, user: User, level: int) -> None:
+    """Add ``user`` at the ``access_level`` and ``expires_at`` parameters, or change a
+    direct member's role to them; left alone when the caller (of role ``level``) may not
+    change it (an Owner by a non-Owner, a group's last Owner)."""
+    p = ctx.params
+    existing = find_member(ctx.store, kind, record.id, user.id)
+    if existing is None:
+        if not is_member(ctx, kind, record, user.id):
+            _add(ctx, kind, record, user)
+        return
+    if existing.access_level > MAINTAINER and level < OWNER:
+        return
+    if kind == NAMESPACE and p["access_level"] < OWNER and _last_owner(ctx, record, existing):
+        return
+    members(ctx.store).update(
+        existing, access_level=p["access_level"], expires_at=p.get("expires_at")
+    )
 
 
 # -- removing ------------------------------------------------------------------------------
@@ -351,7 +361,7 @@ def _remove_below(ctx: Context, group: Namespace, user_id: int) -> None:
 # -- endpoints -----------------------------------------------------------------------------
 def list_direct(ctx: Context, kind: str) -> Any:
     """Direct members, by membership age (the personal project owner first)."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     check = _member_filter(ctx)
     owner = _personal_owner(ctx, kind, record)
     if owner is None:
@@ -363,7 +373,7 @@ def list_direct(ctx: Context, kind: str) -> Any:
 
 def list_all(ctx: Context, kind: str) -> Any:
     """Direct, inherited and shared-in members, one per user with the highest role."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     check = _member_filter(ctx)
     listed = _filtered(all_members(ctx, kind, record), check)
     return ctx.paginate_list(listed, _renderer(ctx))
@@ -371,14 +381,14 @@ def list_all(ctx: Context, kind: str) -> Any:
 
 def get_direct(ctx: Context, kind: str) -> Any:
     """One direct member by user id."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     member = _direct_member(ctx, kind, record, ctx.params["user_id"])
     return member_view(ctx.store, member, ctx.base_url)
 
 
 def get_any(ctx: Context, kind: str) -> Any:
     """One member by user id, inherited and shared-in roles included."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     user_id = ctx.params["user_id"]
     for member in all_members(ctx, kind, record):
         if member.user_id == user_id:
@@ -388,7 +398,7 @@ def get_any(ctx: Context, kind: str) -> Any:
 
 def create(ctx: Context, kind: str) -> Any:
     """Add a user (201 with the member) or several comma-separated ones (201 status)."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     p = ctx.params
     if "," in (p.get("user_id") or "") or "," in (p.get("username") or ""):
         return _add_many(ctx, kind, record)
@@ -397,16 +407,16 @@ def create(ctx: Context, kind: str) -> Any:
 
 def edit(ctx: Context, kind: str) -> Any:
     """Change a direct member's role and expiry."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     p = ctx.params
     member = _direct_member(ctx, kind, record, p["user_id"])
     if member.id == SYNTHETIC_ID:
         raise Forbidden()
-    level = _require_manage(ctx, kind, record)
-    _require_role_change(level, member.access_level, p["access_level"])
+    level = require_manage(ctx, kind, record)
+    require_role_change(level, member.access_level, p["access_level"])
     if kind == NAMESPACE and p["access_level"] < OWNER and _last_owner(ctx, record, member):
         raise Forbidden()
-    _validate(ctx, p["access_level"])
+    validate_role(ctx, p["access_level"])
     changes: dict[str, Any] = {"access_level": p["access_level"]}
     if "expires_at" in p:
         changes["expires_at"] = p["expires_at"]
@@ -416,13 +426,13 @@ def edit(ctx: Context, kind: str) -> Any:
 
 def remove(ctx: Context, kind: str) -> Any:
     """Remove a direct member (204); from a group, also from its subgroups and projects."""
-    record = _source(ctx, kind)
+    record = source_of(ctx, kind)
     member = _direct_member(ctx, kind, record, ctx.params["user_id"])
     if member.id == SYNTHETIC_ID:
         raise Forbidden()
     if member.user_id != ctx.user.id:
-        level = _require_manage(ctx, kind, record)
-        _require_role_change(level, member.access_level, 0)
+        level = require_manage(ctx, kind, record)
+        require_role_change(level, member.access_level, 0)
     if kind == NAMESPACE and _last_owner(ctx, record, member):
         raise Forbidden()
     members(ctx.store).delete(member)
@@ -435,7 +445,7 @@ def _register(source_type: str, kind: str) -> None:
     """Declare the member endpoints under ``/<source_type>/:id/members``."""
     base = f"/{source_type}/:id/members"
     noun = "project" if kind == PROJECT else "group"
-    routes: list[tuple[str, str, tuple[Any, ...], dict[str, Any], Callable[..., Any], str]] = [
+    routes: Declarations = [
         ("GET", base, (ID, *LIST_FILTERS, Param("skip_users", Array(INT, scalar=True, comma=True))), {"paginated": True}, list_direct, f"List the direct members of a {noun}."),
         ("GET", f"{base}/all", (ID, *LIST_FILTERS), {"paginated": True}, list_all, f"List the direct, inherited and invited members of a {noun}."),
         ("GET", f"{base}/all/:user_id", (ID, USER_ID), {}, get_any, f"Get a direct, inherited or invited member of a {noun}."),
@@ -444,13 +454,19 @@ def _register(source_type: str, kind: str) -> None:
         ("PUT", f"{base}/:user_id", (ID, USER_ID, Param("access_level", INT, required=True), Param("expires_at", EXPIRY)), {}, edit, f"Change a {noun} member's role or expiry."),
         ("DELETE", f"{base}/:user_id", (ID, USER_ID, Param("skip_subresources", BOOL, default=False), Param("unassign_issuables", BOOL, default=False)), {}, remove, f"Remove a member from a {noun}."),
     ]  # fmt: skip
+    declare(routes, kind)
+
+
+def declare(routes: Declarations, kind: str) -> None:
+    """Declare ``(method, pattern, params, extra, action, summary)`` rows for one source
+    kind: signed-in callers, each action bound to ``kind``."""
     for method, pattern, params, extra, action, summary in routes:
         api.route(method, pattern, params=params, auth=REQUIRED, summary=summary, **extra)(
-            _bind(action, kind)
+            bind(action, kind)
         )
 
 
-def _bind(action: Callable[[Context, str], Any], kind: str) -> Callable[[Context], Any]:
+def bind(action: Callable[[Context, str], Any], kind: str) -> Callable[[Context], Any]:
     def handler(ctx: Context) -> Any:
         return action(ctx, kind)
 

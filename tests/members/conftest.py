@@ -6,7 +6,7 @@ Every service built here is checked after each test: no request may have answere
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -112,3 +112,20 @@ def make_service() -> Callable[..., FakeService]:
 def svc(make_service: Callable[..., FakeService]) -> FakeService:
     """A fresh service holding :data:`WORLD`."""
     return make_service()
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[tuple[FakeService, str]]:
+    """:data:`WORLD` served on a loopback port (one per test module)."""
+    service = FakeService(WORLD)
+    with service.serve() as url:
+        yield service, url
+
+
+@pytest.fixture
+def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
+    """The live service, reset to the world before each test, checked for 500s after it."""
+    service, url = live
+    service.reset()
+    yield service, url
+    assert not service.server_errors

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gitlab
+
 from fakeservice import FakeService
 from fakeservice.web.http import Response
 
@@ -18,3 +20,8 @@ def roles(response: Response) -> list[tuple[str, int]]:
     """``(username, access_level)`` of a member list."""
     assert response.status == 200, response.body
     return [(m["username"], m["access_level"]) for m in response.json()]
+
+
+def client(url: str, who: str) -> gitlab.Gitlab:
+    """python-gitlab signed in as ``who`` (``<who>-token``)."""
+    return gitlab.Gitlab(url, private_token=f"{who}-token")

@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import gitlab
 import pytest
 
 from fakeservice import FakeService
 
-from .conftest import WORLD
-from .helpers import uid
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[tuple[FakeService, str]]:
-    service = FakeService(WORLD)
-    with service.serve() as url:
-        yield service, url
-
-
-@pytest.fixture
-def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
-    """The live service, reset to the world before each test."""
-    service, url = live
-    service.reset()
-    yield service, url
-    assert not service.server_errors
-
-
-def client(url: str, who: str) -> gitlab.Gitlab:
-    return gitlab.Gitlab(url, private_token=f"{who}-token")
+from .helpers import client, uid
 
 
 def test_group_members_create_update_delete(served: tuple[FakeService, str]) -> None:

@@ -1,0 +1,1 @@
+"""To-do items: the caller's list, marking done, and to-dos made on issues."""
