@@ -33,7 +33,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import Receive, Scope, Send
 
 from fakeservice.web.cors import ServiceCors
-from fakeservice.web.raw import ROOT_KEY, RawDispatch
+from fakeservice.web.raw import ROOT_KEY, RawDispatch, send_kept
 
 if TYPE_CHECKING:
     from fakeservice.host import Host as FakeService
@@ -69,7 +69,11 @@ class FakeApp(Starlette):
             and len(self.user_middleware) == self._own_middleware
         ):
             scope["app"] = self
-            await self.api(scope, receive, send)
+            key, found = self.service.answers.find(scope, root)
+            if found is not None:
+                await send_kept(found, send)
+            else:
+                await self.api.run(scope, receive, send, key)
             return
         await super().__call__(scope, receive, send)
 

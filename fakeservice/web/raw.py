@@ -13,7 +13,7 @@ from the service's clock.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Hashable, MutableMapping
 from email.utils import format_datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -51,19 +51,23 @@ class RawDispatch:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return
-        answers = self.service.answers
-        key, found = answers.find(scope, scope.get(ROOT_KEY) or "")
+        key, found = self.service.answers.find(scope, scope.get(ROOT_KEY) or "")
         if found is not None:
-            # a copy: middleware (CORS, compression...) may add to the list it is sent
-            headers = list(found.headers)
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-            await send({"type": "http.response.body", "body": found.body})
+            await send_kept(found, send)
             return
+        await self.run(scope, receive, send, key)
+
+    async def run(self, scope: Scope, receive: Receive, send: Send, key: Hashable | None) -> None:
+        """Answer by the dispatch (through the kept answers' read when ``key`` is the
+        request's key there: see :mod:`.answers`)."""
+        answers = self.service.answers
         body = bytearray()
         # a request that announces no body (no Content-Length, no Transfer-Encoding, as
         # most reads) has none: the server is not asked for it (which would make it resume
         # reading from the socket once more for each request)
         reading = _has_body(scope)
+        if reading:
+            key = None  # answers to requests with a body are not kept
         while reading:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -101,6 +105,13 @@ class RawDispatch:
             answers.keep(key, token, answer)
         await send({"type": "http.response.start", "status": response.status, "headers": headers})
         await send({"type": "http.response.body", "body": response.body})
+
+
+async def send_kept(found: Answer, send: Send) -> None:
+    """Send a kept answer (a copy of its headers: middleware such as CORS or compression
+    may add to the list it is sent)."""
+    await send({"type": "http.response.start", "status": 200, "headers": list(found.headers)})
+    await send({"type": "http.response.body", "body": found.body})
 
 
 _BODY_HEADERS = (b"content-length", b"transfer-encoding")
