@@ -6,10 +6,11 @@ Every service built here is checked after each test: no request may have answere
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support.default_service import live_fixtures
 from support.records import user_record
 from support.services import (
     no_server_errors,  # noqa: F401  (autouse: no 500s)
@@ -114,18 +115,4 @@ def svc(make_service: Callable[..., FakeService]) -> FakeService:
     return make_service()
 
 
-@pytest.fixture(scope="module")
-def live() -> Iterator[tuple[FakeService, str]]:
-    """:data:`WORLD` served on a loopback port (one per test module)."""
-    service = FakeService(WORLD)
-    with service.serve() as url:
-        yield service, url
-
-
-@pytest.fixture
-def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
-    """The live service, reset to the world before each test, checked for 500s after it."""
-    service, url = live
-    service.reset()
-    yield service, url
-    assert not service.server_errors
+live, served = live_fixtures(WORLD)  # WORLD served on a loopback port, per module

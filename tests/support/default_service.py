@@ -5,6 +5,7 @@ there): ``svc`` in process, fresh for each test; ``served`` over a live loopback
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -17,17 +18,24 @@ def svc() -> FakeService:
     return stamp("default", "default")
 
 
-@pytest.fixture(scope="module")
-def live() -> Iterator[tuple[FakeService, str]]:
-    service = FakeService("default")
-    with service.serve() as url:
+def live_fixtures(scenario: Any) -> tuple[Any, Any]:
+    """The ``live`` (``scenario`` served on a loopback port, one per module) and
+    ``served`` (that service reset before each test, checked for 500s after it) fixtures."""
+
+    @pytest.fixture(scope="module")
+    def live() -> Iterator[tuple[FakeService, str]]:
+        service = FakeService(scenario)
+        with service.serve() as url:
+            yield service, url
+
+    @pytest.fixture
+    def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
+        service, url = live
+        service.reset()
         yield service, url
+        assert not service.server_errors
+
+    return live, served
 
 
-@pytest.fixture
-def served(live: tuple[FakeService, str]) -> Iterator[tuple[FakeService, str]]:
-    """The live default service, reset before each test, checked for 500s after it."""
-    service, url = live
-    service.reset()
-    yield service, url
-    assert not service.server_errors
+live, served = live_fixtures("default")
